@@ -1,0 +1,83 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+export class IdealHouseApi implements ICredentialType {
+	name = 'idealHouseApi';
+
+	displayName = 'Ideal House API';
+
+	icon: Icon = { light: 'file:../icons/idealHouse.svg', dark: 'file:../icons/idealHouse.dark.svg' };
+
+	documentationUrl = 'https://github.com/ideal-house/n8n-nodes-ideal-house#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The API key of your Ideal House account, sent in the APIKEY header',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.ideal.house',
+			description:
+				'Address of the Ideal House API. Must be https, except for a local test service on localhost.',
+		},
+	];
+
+	/**
+	 * Sends the key and refuses to send it in clear text: a plain-http base URL is accepted only
+	 * for a service on this machine.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		let target: URL | undefined;
+		try {
+			target = new URL(requestOptions.url, requestOptions.baseURL || undefined);
+		} catch {
+			target = undefined;
+		}
+		if (!target || (target.protocol !== 'https:' && !(target.protocol === 'http:' && LOCAL_HOSTS.includes(target.hostname)))) {
+			throw new Error(
+				'The Ideal House base URL must start with https:// (plain http is only allowed for localhost): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
+			);
+		}
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, APIKEY: String(credentials.apiKey ?? '') },
+		};
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}',
+			url: '/api/v1/photoEnhancer/result',
+			qs: { taskId: '1' },
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: 5002,
+					message: 'Ideal House rejected the API key (code 5002 API_KEY_INVALID). Copy the key again from your Ideal House account.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,156 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { sniffImageType } from '../../shared/images';
+import { fieldError, requireHttpUrl } from '../../shared/validation';
+
+const show = { operation: ['remove'] };
+const singleFurniture = { ...show, emptyType: ['single_furniture'] };
+const MASK_RULES =
+	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
+
+function requireImageBytes(ctx: IExecuteSingleFunctions, field: string, bytes: Buffer): void {
+	if (bytes.length === 0) throw fieldError(ctx, field, 'is empty');
+	if (!sniffImageType(bytes)) {
+		throw fieldError(ctx, field, 'is not a PNG, JPEG or WebP image', MASK_RULES);
+	}
+}
+
+/** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
+function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
+	const text = typeof value === 'string' ? value.trim().replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '') : '';
+	if (text === '') throw fieldError(ctx, 'Mask (Base64)', 'is empty', MASK_RULES);
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
+		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
+	}
+	requireImageBytes(ctx, 'Mask (Base64)', Buffer.from(text, 'base64'));
+	return text;
+}
+
+/** The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage). */
+async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
+	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
+	const binary = ctx.getInputData().binary ?? {};
+	if (!binary[property]) {
+		const available = Object.keys(binary);
+		throw fieldError(
+			ctx,
+			'Mask Binary Property',
+			`"${property}" is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
+			'Name the binary property that holds the mask image, as the previous node output it.',
+		);
+	}
+	const bytes = await ctx.helpers.getBinaryDataBuffer(property);
+	requireImageBytes(ctx, `Mask Binary Property "${property}"`, bytes);
+	return bytes.toString('base64');
+}
+
+/**
+ * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
+ * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
+ */
+export async function prepareRemoveRequest(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const source = requestOptions.body as Record<string, unknown>;
+	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
+	const body: Record<string, unknown> = {
+		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
+		emptyType,
+	};
+	if (emptyType === 'single_furniture') {
+		const maskSource = this.getNodeParameter('maskSource', 'url') as string;
+		if (maskSource === 'binary') {
+			body.maskBase64 = await maskFromBinary(this);
+		} else if (maskSource === 'base64') {
+			body.maskBase64 = maskFromBase64(this, source.maskBase64);
+		} else {
+			body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
+		}
+	} else if (emptyType !== 'whole_house') {
+		throw fieldError(this, 'Removal Mode', `must be whole_house or single_furniture (got "${emptyType}")`);
+	}
+	return { ...requestOptions, body };
+}
+
+export const removeFields: INodeProperties[] = [
+	{
+		displayName: 'Image URL',
+		name: 'imageUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/listing/living-room.jpg',
+		description: 'Public URL of the interior photo',
+		displayOptions: { show },
+		routing: { send: { type: 'body', property: 'imageUrl' } },
+	},
+	{
+		displayName: 'Removal Mode',
+		name: 'emptyType',
+		type: 'options',
+		default: 'whole_house',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Whole House',
+				value: 'whole_house',
+				description: 'Remove all furniture from the room automatically; no mask needed',
+			},
+			{
+				name: 'Single Furniture',
+				value: 'single_furniture',
+				description: 'Remove only what a mask marks',
+			},
+		],
+		routing: { send: { type: 'body', property: 'emptyType' } },
+	},
+	{
+		displayName: 'Mask Source',
+		name: 'maskSource',
+		type: 'options',
+		default: 'url',
+		description: MASK_RULES,
+		displayOptions: { show: singleFurniture },
+		options: [
+			{ name: 'URL', value: 'url', description: 'The mask is at a public URL' },
+			{
+				name: 'Binary Property',
+				value: 'binary',
+				description: 'The mask is a file on the incoming item (form upload, Google Drive, S3, …)',
+			},
+			{ name: 'Base64', value: 'base64', description: 'The mask is base64 text' },
+		],
+	},
+	{
+		displayName: 'Mask URL',
+		name: 'maskUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/listing/living-room-mask.png',
+		description: `Public URL of the mask image. ${MASK_RULES}`,
+		displayOptions: { show: { ...singleFurniture, maskSource: ['url'] } },
+		routing: { send: { type: 'body', property: 'maskUrl' } },
+	},
+	{
+		displayName: 'Mask Binary Property',
+		name: 'maskBinaryProperty',
+		type: 'string',
+		required: true,
+		default: 'data',
+		description: `Name of the incoming item's binary property that holds the mask file. ${MASK_RULES}`,
+		displayOptions: { show: { ...singleFurniture, maskSource: ['binary'] } },
+	},
+	{
+		displayName: 'Mask (Base64)',
+		name: 'maskBase64',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		required: true,
+		default: '',
+		description: `Base64 of the mask image (a data: prefix is removed). ${MASK_RULES}`,
+		displayOptions: { show: { ...singleFurniture, maskSource: ['base64'] } },
+		routing: { send: { type: 'body', property: 'maskBase64' } },
+	},
+];

@@ -1,0 +1,143 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
+import { HDR_MERGE_PRESET_ID, PRESETS, PRESET_IDS } from '../presets';
+
+const show = { operation: ['enhance'] };
+export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
+
+/**
+ * Validates and tidies the body the fields below produced, before anything is charged: one URL
+ * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
+ */
+export async function prepareEnhanceRequest(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const body = { ...(requestOptions.body as Record<string, unknown>) };
+	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
+	const field = several ? 'Image URLs' : 'Image URL';
+
+	if (Array.isArray(body.imageUrl)) {
+		const urls = body.imageUrl.filter((url) => !(typeof url === 'string' && url.trim() === ''));
+		if (urls.length === 0) throw fieldError(this, field, 'is empty', 'Add at least one image URL.');
+		body.imageUrl = urls.map((url, index) => requireHttpUrl(this, `${field} #${index + 1}`, url));
+	} else {
+		body.imageUrl = requireHttpUrl(this, field, body.imageUrl);
+	}
+
+	const presetId = typeof body.presetId === 'string' ? body.presetId.trim() : body.presetId;
+	const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : body.prompt;
+	if (presetId) {
+		if (typeof presetId !== 'string' || !PRESET_IDS.has(presetId)) {
+			throw fieldError(
+				this,
+				'Preset',
+				`"${String(presetId)}" is not a known preset`,
+				'Pick a preset from the list, or give its ID exactly as documented, e.g. sky-replacement-sunset-sky.',
+			);
+		}
+		body.presetId = presetId;
+	} else {
+		delete body.presetId;
+	}
+	if (prompt) {
+		if (typeof prompt !== 'string') throw fieldError(this, 'Prompt', 'must be text');
+		body.prompt = prompt;
+	} else {
+		delete body.prompt;
+	}
+	if (!body.presetId && !body.prompt) {
+		throw fieldError(
+			this,
+			'Preset or Prompt',
+			'is required: choose a preset, write a prompt, or both',
+			'The service needs at least one of them to know what to do with the photo.',
+		);
+	}
+	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize ?? '4K', IMAGE_SIZES);
+
+	if (Array.isArray(body.imageUrl) && body.imageUrl.length > 1 && body.presetId !== HDR_MERGE_PRESET_ID) {
+		this.logger.warn(
+			`Item ${this.getItemIndex()}: ${body.imageUrl.length} images sent without the HDR Merge preset; the service recommends one image per task for other presets.`,
+		);
+	}
+	return { ...requestOptions, body };
+}
+
+export const enhanceFields: INodeProperties[] = [
+	{
+		displayName: 'Images',
+		name: 'imageInput',
+		type: 'options',
+		default: 'url',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'One Image URL',
+				value: 'url',
+				description: 'One URL, or an expression that returns a list of URLs',
+			},
+			{
+				name: 'Several Image URLs',
+				value: 'urls',
+				description: 'Type several URLs by hand, e.g. the bracketed exposures of an HDR merge',
+			},
+		],
+	},
+	{
+		displayName: 'Image URL',
+		name: 'imageUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/listing/living-room.jpg',
+		description:
+			'Public URL of the photo (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
+		displayOptions: { show: { ...show, imageInput: ['url'] } },
+		routing: { send: { type: 'body', property: 'imageUrl' } },
+	},
+	{
+		displayName: 'Image URLs',
+		name: 'imageUrls',
+		type: 'string',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Image URL' },
+		default: [],
+		placeholder: 'https://example.com/listing/bracket-1.jpg',
+		description: 'Public URLs of the photos, sent together as one task (designed for HDR Merge)',
+		displayOptions: { show: { ...show, imageInput: ['urls'] } },
+		routing: { send: { type: 'body', property: 'imageUrl' } },
+	},
+	{
+		displayName: 'Preset Name or ID',
+		name: 'presetId',
+		type: 'options',
+		default: '',
+		description:
+			'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
+		displayOptions: { show },
+		options: [{ name: 'None (Prompt Only)', value: '' }, ...PRESETS.map(({ id, name }) => ({ name, value: id }))],
+		routing: { send: { type: 'body', property: 'presetId' } },
+	},
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		placeholder: 'Brighten the room and make the sky clear blue',
+		description: 'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
+		displayOptions: { show },
+		routing: { send: { type: 'body', property: 'prompt' } },
+	},
+	{
+		displayName: 'Image Size',
+		name: 'imageSize',
+		type: 'options',
+		default: '4K',
+		description: 'Size of the result image (long edge)',
+		displayOptions: { show },
+		options: IMAGE_SIZES.map((size) => ({ name: size, value: size })),
+		routing: { send: { type: 'body', property: 'imageSize' } },
+	},
+];

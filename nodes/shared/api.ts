@@ -1,0 +1,32 @@
+/** The service's endpoints and prices, per the Ideal House API v1 specification. */
+export type TaskKind = 'photoEnhancer' | 'objectRemover';
+
+export interface KindInfo {
+	/** Name users see in messages. */
+	label: string;
+	createPath: string;
+	resultPath: string;
+	/** Credits deducted on creation (refunded when the task ends Failed). */
+	credits: number;
+}
+
+export const KINDS: Record<TaskKind, KindInfo> = {
+	photoEnhancer: {
+		label: 'Photo Enhancer',
+		createPath: '/api/v1/photoEnhancer/generate',
+		resultPath: '/api/v1/photoEnhancer/result',
+		credits: 10,
+	},
+	objectRemover: {
+		label: 'Object Remover',
+		createPath: '/api/v1/objectRemover/generate',
+		resultPath: '/api/v1/objectRemover/result',
+		credits: 1,
+	},
+};
+
+export const CREDENTIAL_NAME = 'idealHouseApi';
+export const DEFAULT_BASE_URL = 'https://api.ideal.house';
+
+export type TaskStatus = 'Unprocessed' | 'Processing' | 'Success' | 'Failed';
+export const TERMINAL_STATUSES: readonly string[] = ['Success', 'Failed'];

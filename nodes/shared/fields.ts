@@ -1,0 +1,83 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { POLL_INTERVAL } from './poller';
+
+/** The fields both nodes show the same way; `createOperation` is 'enhance' or 'remove'. */
+export function waitForCompletionField(createOperation: string): INodeProperties {
+	return {
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait inside this node until the task finishes and output its result. Off: output the task ID at once and fetch the result later with Get Result.',
+		displayOptions: { show: { operation: [createOperation] } },
+	};
+}
+
+export const taskIdField: INodeProperties = {
+	displayName: 'Task ID',
+	name: 'taskId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: '1839201938475628544',
+	description:
+		'ID of a task created earlier (the "ID" field of a previous output). Keep it as text: the IDs are 64-bit numbers and lose digits if converted to a number.',
+	displayOptions: { show: { operation: ['getResult'] } },
+	routing: {
+		request: {
+			qs: {
+				// A long id typed or mapped as a number would already be rounded; strings pass untouched.
+				taskId: '={{ String($value).trim() }}',
+			},
+		},
+	},
+};
+
+export function optionsField(createOperation: string): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { operation: [createOperation, 'getResult'] } },
+		options: [
+			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to also attach the finished image to the item as binary data',
+			},
+			{
+				displayName: 'Put Result in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'Name of the binary property that receives the downloaded image',
+				displayOptions: { show: { downloadResult: [true] } },
+			},
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				default: 4, // POLL_INTERVAL.default: the lint wants a literal here
+				typeOptions: { minValue: POLL_INTERVAL.min, maxValue: POLL_INTERVAL.max, numberPrecision: 1 },
+				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
+				displayOptions: { show: { '/operation': [createOperation] } },
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				default: 600, // DEFAULT_TIMEOUT_SECONDS
+				typeOptions: { minValue: 1 },
+				description:
+					'How long to wait for the task to finish. On timeout the item fails with the task ID, so the paid task can be fetched later with Get Result.',
+				displayOptions: { show: { '/operation': [createOperation] } },
+			},
+		],
+	};
+}

@@ -1,0 +1,52 @@
+import type { IBinaryData, IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { KINDS, type TaskKind } from './api';
+import { sniffImageType } from './images';
+import type { Task } from './task';
+import { downloadFile } from './transport';
+
+function fileNameFor(task: Task, url: string, extension: string): string {
+	const last = url.split('?')[0].split('/').pop() ?? '';
+	return /\.[a-z0-9]{2,5}$/i.test(last) ? decodeURIComponent(last) : `ideal-house-${task.id}.${extension}`;
+}
+
+async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
+	const url = task.output?.resultUrl as string;
+	const file = await downloadFile.call(ctx, url);
+	const sniffed = sniffImageType(file.data);
+	const mimeType = sniffed?.mimeType ?? file.contentType?.split(';')[0] ?? 'application/octet-stream';
+	const extension = sniffed?.extension ?? 'bin';
+	return await ctx.helpers.prepareBinaryData(file.data, fileNameFor(task, url, extension), mimeType);
+}
+
+/**
+ * One task becomes one item linked to its input item. A Failed task is an item error (its
+ * credits are refunded by the service); a finished one can bring its image along as binary.
+ */
+export async function emitTask(
+	this: IExecuteSingleFunctions,
+	kind: TaskKind,
+	task: Task,
+	options: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const itemIndex = this.getItemIndex();
+	if (task.status === 'Failed') {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: `Task ${task.id} failed` },
+			{
+				message: `Ideal House ${KINDS[kind].label} task ${task.id} failed. Its ${KINDS[kind].credits} credit${KINDS[kind].credits === 1 ? ' was' : 's were'} refunded automatically`,
+				description:
+					'The service could not process this image. Check that it is a JPG, PNG or WebP of at most 20 MB and 128–6,000 px that the service can download, then try again or with another preset, prompt or mask.',
+				itemIndex,
+			},
+		);
+	}
+	const item: INodeExecutionData = { json: task, pairedItem: { item: itemIndex } };
+	if (options.downloadResult === true && task.status === 'Success' && task.output?.resultUrl) {
+		const property = String(options.binaryPropertyName || 'data');
+		item.binary = { [property]: await resultImage(this, task) };
+	}
+	return [item];
+}

@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { KINDS, TERMINAL_STATUSES, type TaskKind } from './api';
+import { taskFromResult, type Task } from './task';
+import { apiRequest, transientFault } from './transport';
+
+/** The spec asks for a poll every 3 to 5 seconds. */
+export const POLL_INTERVAL = { min: 3, max: 5, default: 4 };
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+const MAX_BACKOFF_MS = 30_000;
+
+/** Time as the poller sees it; tests swap these so that polling needs no real seconds. */
+export const pollClock = {
+	now: (): number => Date.now(),
+	sleep: async (ms: number, signal?: AbortSignal): Promise<void> => await sleep(ms, signal),
+};
+
+export interface WaitOptions {
+	pollInterval?: number;
+	timeout?: number;
+}
+
+export function pollIntervalMs(options: WaitOptions): number {
+	const seconds = Number(options.pollInterval ?? POLL_INTERVAL.default);
+	const valid = Number.isFinite(seconds) ? seconds : POLL_INTERVAL.default;
+	return Math.min(POLL_INTERVAL.max, Math.max(POLL_INTERVAL.min, valid)) * 1000;
+}
+
+function describe(task: Task | undefined): string {
+	if (!task) return 'no status received yet';
+	const parts = [`last status ${task.status}`];
+	if (typeof task.percentage === 'number') parts.push(`${task.percentage}%`);
+	if (typeof task.waitNumber === 'number' && task.waitNumber > 0) parts.push(`${task.waitNumber} tasks ahead`);
+	return parts.join(', ');
+}
+
+function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
+}
+
+/**
+ * Polls a task until it reaches Success or Failed. Passing faults (HTTP 429/5xx, code 1003,
+ * dropped connections, unreadable bodies) are retried with backoff until the deadline; the
+ * user already paid for the task, so only a verdict from the service ends the wait early.
+ */
+export async function waitForTask(
+	this: IExecuteSingleFunctions,
+	kind: TaskKind,
+	taskId: string,
+	options: WaitOptions,
+): Promise<Task> {
+	const interval = pollIntervalMs(options);
+	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
+	const deadline = pollClock.now() + Math.max(0, timeoutSeconds) * 1000;
+	const signal = this.getExecutionCancelSignal();
+	let last: Task | undefined;
+	let faults = 0;
+	let wait = interval;
+
+	for (;;) {
+		const remaining = deadline - pollClock.now();
+		if (remaining <= 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Task ${taskId} did not finish within ${timeoutSeconds} s (${describe(last)})`,
+				{
+					itemIndex: this.getItemIndex(),
+					description: `The task was created and paid for and may still finish. Fetch it later with the Get Result operation and task ID ${taskId}, or raise the Timeout option.`,
+				},
+			);
+		}
+		await pollClock.sleep(Math.min(wait, remaining), signal);
+		if (signal?.aborted) {
+			throw new NodeOperationError(this.getNode(), `Execution cancelled while waiting for task ${taskId}`, {
+				itemIndex: this.getItemIndex(),
+			});
+		}
+		try {
+			const data = await apiRequest.call(this, {
+				method: 'GET',
+				path: KINDS[kind].resultPath,
+				qs: { taskId },
+			});
+			last = taskFromResult(this, data);
+			faults = 0;
+			wait = interval;
+			if (TERMINAL_STATUSES.includes(last.status)) return last;
+		} catch (error) {
+			const fault = transientFault(error);
+			if (!fault || signal?.aborted) throw asNodeError(this, error);
+			faults++;
+			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
+			wait = Math.max(backoff, fault.retryAfterMs ?? 0);
+		}
+	}
+}
+
+export function readWaitOptions(ctx: IExecuteSingleFunctions): IDataObject {
+	return ctx.getNodeParameter('options', {}) as IDataObject;
+}

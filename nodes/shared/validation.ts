@@ -1,0 +1,60 @@
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Checks that run in a preSend, before the request that spends credits: anything rejected here
+ * costs nothing. Every message names the field and the item, as users see both in n8n.
+ */
+export function fieldError(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	const itemIndex = ctx.getItemIndex();
+	return new NodeOperationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
+		itemIndex,
+		description,
+	});
+}
+
+export function isHttpUrl(value: string): boolean {
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+/** A required URL the service will download: trimmed, absolute, http(s). */
+export function requireHttpUrl(ctx: IExecuteSingleFunctions, field: string, value: unknown): string {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		throw fieldError(ctx, field, 'is empty', 'Give the address of an image the service can download (https://…).');
+	}
+	if (typeof value !== 'string') {
+		throw fieldError(ctx, field, `must be a URL text, not ${Array.isArray(value) ? 'a list' : typeof value}`);
+	}
+	const url = value.trim();
+	if (!isHttpUrl(url)) {
+		throw fieldError(
+			ctx,
+			field,
+			`must be an absolute http(s) URL (got "${url.slice(0, 100)}")`,
+			'The service downloads the image itself, so it needs a full public address such as https://example.com/photo.jpg.',
+		);
+	}
+	return url;
+}
+
+export function requireOneOf(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	value: unknown,
+	allowed: readonly string[],
+): string {
+	if (typeof value !== 'string' || !allowed.includes(value)) {
+		throw fieldError(ctx, field, `must be one of ${allowed.join(', ')} (got "${String(value)}")`);
+	}
+	return value;
+}

@@ -1,0 +1,208 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/**
+ * Runs one of the package's nodes inside n8n-core's real workflow engine (WorkflowExecute →
+ * RoutingNode), the way n8n runs it for users: parameters resolved by n8n, the credential's
+ * own `authenticate`, n8n's HTTP helpers on the wire (so nock or a local service answers).
+ */
+import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IWorkflowExecuteAdditionalData,
+	Workflow as WorkflowType,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
+import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node';
+import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node';
+
+export const PACKAGE = 'n8n-nodes-ideal-house';
+export type NodeName = 'photoEnhancer' | 'objectRemover';
+
+const credentialType = new IdealHouseApi();
+
+function loadNodeType(name: NodeName): INodeType {
+	const nodeType = name === 'photoEnhancer' ? new PhotoEnhancer() : new ObjectRemover();
+	// The real loader adds the declarative "requestOptions" settings (batching, proxy, timeout).
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
+const nodeTypeCache = new Map<NodeName, INodeType>();
+function nodeTypeFor(name: NodeName): INodeType {
+	if (!nodeTypeCache.has(name)) nodeTypeCache.set(name, loadNodeType(name));
+	return nodeTypeCache.get(name)!;
+}
+
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly data: ICredentialDataDecryptedObject) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
+		const authenticate = credentialType.authenticate;
+		if (typeof authenticate !== 'function') throw new Error('The credential must authenticate with a function');
+		return await authenticate(credentials, requestOptions);
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by the nodes');
+	}
+
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(): INodeProperties[] {
+		return credentialType.properties;
+	}
+}
+
+export interface RunOptions {
+	node: NodeName;
+	parameters: INodeParameters;
+	/** Input items; default one empty item. */
+	items?: INodeExecutionData[];
+	credentials?: ICredentialDataDecryptedObject;
+	/** n8n's "On Error" setting. */
+	onError?: INode['onError'];
+	/** Cancels the execution after this many milliseconds (as the Stop button does). */
+	cancelAfterMs?: number;
+}
+
+export interface RunResult {
+	/** Items of the first output. */
+	items: INodeExecutionData[];
+	/** Items of the error output, with On Error = continueErrorOutput. */
+	errorItems: INodeExecutionData[];
+	/** The node's error when the node failed as a whole. */
+	error?: IDataObject & { message: string; description?: string };
+	run: IRun;
+}
+
+export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
+	apiKey: 'test-key-3f9c1a7e',
+	baseUrl: 'https://api.ideal.house',
+};
+
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const nodeType = nodeTypeFor(options.node);
+	const node: INode = {
+		id: 'node-1',
+		name: 'Ideal House',
+		type: `${PACKAGE}.${options.node}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters,
+		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
+		...(options.onError ? { onError: options.onError } : {}),
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: (_type: string, version?: number) =>
+			NodeHelpers.getVersionedNodeType(nodeType, version),
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+	const workflow: WorkflowType = new Workflow({
+		id: 'wf-1',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: {},
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-1',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const additionalData = {
+		hooks,
+		executionId: 'exec-1',
+		variables: {},
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		credentialsHelper: new TestCredentialsHelper(options.credentials ?? TEST_CREDENTIALS),
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const items = options.items ?? [{ json: {} }];
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: null,
+			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+		},
+	} as unknown as IRunExecutionData;
+
+	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+		workflow,
+	);
+	let timer: NodeJS.Timeout | undefined;
+	if (options.cancelAfterMs !== undefined) {
+		timer = setTimeout(() => execution.cancel(), options.cancelAfterMs);
+	}
+	let run: IRun;
+	try {
+		run = await execution;
+	} finally {
+		if (timer) clearTimeout(timer);
+	}
+	const task = run.data.resultData.runData[node.name]?.[0];
+	return {
+		items: task?.data?.main?.[0] ?? [],
+		errorItems: task?.data?.main?.[1] ?? [],
+		error: (task?.error ?? run.data.resultData.error) as RunResult['error'],
+		run,
+	};
+}
