@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { KINDS, TERMINAL_STATUSES, type TaskKind } from './api';
+import { executionStopSignal } from './cancellation';
 import { taskFromResult, type Task } from './task';
 import { apiRequest, transientFault } from './transport';
 
@@ -35,7 +36,7 @@ function describe(task: Task | undefined): string {
 	return parts.join(', ');
 }
 
-function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
+export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
 }
@@ -54,7 +55,7 @@ export async function waitForTask(
 	const interval = pollIntervalMs(options);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
 	const deadline = pollClock.now() + Math.max(0, timeoutSeconds) * 1000;
-	const signal = this.getExecutionCancelSignal();
+	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;
 	let wait = interval;
@@ -71,10 +72,15 @@ export async function waitForTask(
 				},
 			);
 		}
-		await pollClock.sleep(Math.min(wait, remaining), signal);
-		if (signal?.aborted) {
-			throw new NodeOperationError(this.getNode(), `Execution cancelled while waiting for task ${taskId}`, {
+		try {
+			await pollClock.sleep(Math.min(wait, remaining), signal);
+		} catch (error) {
+			if (!signal.aborted) throw asNodeError(this, error);
+		}
+		if (signal.aborted) {
+			throw new NodeOperationError(this.getNode(), `Execution stopped while waiting for task ${taskId}`, {
 				itemIndex: this.getItemIndex(),
+				description: `The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
 			});
 		}
 		try {
@@ -89,7 +95,7 @@ export async function waitForTask(
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 		} catch (error) {
 			const fault = transientFault(error);
-			if (!fault || signal?.aborted) throw asNodeError(this, error);
+			if (!fault || signal.aborted) throw asNodeError(this, error);
 			faults++;
 			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
 			wait = Math.max(backoff, fault.retryAfterMs ?? 0);

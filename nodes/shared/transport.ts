@@ -9,6 +9,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
+import { executionStopSignal } from './cancellation';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
 
@@ -209,7 +210,7 @@ export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequ
 		qs: request.qs,
 		headers: { Accept: 'application/json' },
 		returnFullResponse: true,
-		abortSignal: this.getExecutionCancelSignal(),
+		abortSignal: executionStopSignal(this),
 		...RAW_RESPONSE,
 	};
 	if (request.body) {
@@ -254,7 +255,7 @@ export async function downloadFile(this: IExecuteSingleFunctions, url: string): 
 			encoding: 'arraybuffer',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			abortSignal: this.getExecutionCancelSignal(),
+			abortSignal: executionStopSignal(this),
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		throw networkError.call(this, error);

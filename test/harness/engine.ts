@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 /**
  * Runs one of the package's nodes inside n8n-core's real workflow engine (WorkflowExecute →
  * RoutingNode), the way n8n runs it for users: parameters resolved by n8n, the credential's

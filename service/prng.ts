@@ -1,0 +1,17 @@
+ 
+// A seedable generator keeps runs reproducible: the same seed and the same request sequence
+// give the same task ids, failures and injected faults.
+
+export type Random = () => number;
+
+/** mulberry32: tiny, fast and good enough for test-traffic decisions (not for anything secret). */
+export function mulberry32(seed: number): Random {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

@@ -1,0 +1,123 @@
+ 
+// Counters a client's tests read back: how many requests it sent, how many tasks it created and
+// paid for, which faults it survived.
+
+export interface EndpointCounters {
+	total: number;
+	/** HTTP status as a string, or 'reset' when the connection was dropped without a response. */
+	byStatus: Record<string, number>;
+}
+
+export interface CounterSnapshot {
+	requests: {
+		/** Requests to the four API endpoints (and unknown /api paths); admin, samples and results excluded. */
+		total: number;
+		byEndpoint: Record<string, EndpointCounters>;
+		byStatus: Record<string, number>;
+		/** Envelope codes the handlers produced (a fault may then have replaced the response). */
+		byCode: Record<string, number>;
+	};
+	downloads: { samples: number; results: number };
+	tasksCreated: {
+		total: number;
+		byKey: Record<string, number>;
+		byEndpoint: Record<string, number>;
+	};
+	faults: {
+		total: number;
+		byKind: Record<string, number>;
+		/** 'before' / 'after' the creation of a task, 'request' on result endpoints. */
+		byPhase: Record<string, number>;
+		byEndpoint: Record<string, number>;
+	};
+}
+
+export interface TaskSummary {
+	id: string;
+	apiKey: string;
+	kind: string;
+	status: string;
+	waitNumber: number;
+	percentage: number;
+	cost: number;
+	refunded: boolean;
+	createdAt: number;
+	startAt: number;
+	endAt: number;
+	output: { width: number; height: number } | null;
+}
+
+export interface ServiceStats extends CounterSnapshot {
+	credits: {
+		charged: number;
+		refunded: number;
+		byKey: Record<string, { charged: number; refunded: number }>;
+	};
+	balances: Record<string, number>;
+	tasks: TaskSummary[];
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+	counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function emptySnapshot(): CounterSnapshot {
+	return {
+		requests: { total: 0, byEndpoint: {}, byStatus: {}, byCode: {} },
+		downloads: { samples: 0, results: 0 },
+		tasksCreated: { total: 0, byKey: {}, byEndpoint: {} },
+		faults: { total: 0, byKind: {}, byPhase: {}, byEndpoint: {} },
+	};
+}
+
+export class Counters {
+	private data: CounterSnapshot = emptySnapshot();
+
+	reset(): void {
+		this.data = emptySnapshot();
+	}
+
+	requestStarted(endpoint: string): void {
+		this.data.requests.total++;
+		this.endpoint(endpoint).total++;
+	}
+
+	requestFinished(endpoint: string, status: string): void {
+		bump(this.endpoint(endpoint).byStatus, status);
+		bump(this.data.requests.byStatus, status);
+	}
+
+	envelopeCode(code: number): void {
+		bump(this.data.requests.byCode, String(code));
+	}
+
+	download(kind: 'samples' | 'results'): void {
+		this.data.downloads[kind]++;
+	}
+
+	taskCreated(apiKey: string, endpoint: string): void {
+		this.data.tasksCreated.total++;
+		bump(this.data.tasksCreated.byKey, apiKey);
+		bump(this.data.tasksCreated.byEndpoint, endpoint);
+	}
+
+	faultInjected(kind: string, phase: string, endpoint: string): void {
+		this.data.faults.total++;
+		bump(this.data.faults.byKind, kind);
+		bump(this.data.faults.byPhase, phase);
+		bump(this.data.faults.byEndpoint, endpoint);
+	}
+
+	snapshot(): CounterSnapshot {
+		return structuredClone(this.data);
+	}
+
+	private endpoint(endpoint: string): EndpointCounters {
+		let counters = this.data.requests.byEndpoint[endpoint];
+		if (!counters) {
+			counters = { total: 0, byStatus: {} };
+			this.data.requests.byEndpoint[endpoint] = counters;
+		}
+		return counters;
+	}
+}

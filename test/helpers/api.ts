@@ -1,0 +1,114 @@
+ 
+/**
+ * nock on the wire: raw response texts (so 64-bit ids stay bare numbers, as the service sends
+ * them) and a recorder of every request the nodes make.
+ */
+import nock from 'nock';
+
+import { pollClock } from '../../nodes/shared/poller';
+import { TEST_CREDENTIALS } from '../harness/engine';
+
+export const BASE = String(TEST_CREDENTIALS.baseUrl);
+export const API_KEY = String(TEST_CREDENTIALS.apiKey);
+export const BIG_ID = '1839201938475628544'; // > 2^53: JSON.parse would make it ...8500
+export const PE = { create: '/api/v1/photoEnhancer/generate', result: '/api/v1/photoEnhancer/result' };
+export const OR = { create: '/api/v1/objectRemover/generate', result: '/api/v1/objectRemover/result' };
+
+/** A 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+	'base64',
+);
+
+export function envelope(dataJson: string, code = 0, message = code === 0 ? 'success' : 'error'): string {
+	return `{"code":${code},"message":${JSON.stringify(message)},"data":${dataJson}}`;
+}
+
+export function created(id: string): string {
+	return envelope(id);
+}
+
+export interface TaskFields {
+	status?: string;
+	waitNumber?: number;
+	percentage?: number;
+	input?: object;
+	output?: object | null;
+}
+
+/** A result envelope with the id written as a bare number, exactly like a Java service. */
+export function taskResponse(id: string, fields: TaskFields = {}): string {
+	const status = fields.status ?? 'Success';
+	const output =
+		fields.output !== undefined
+			? fields.output
+			: status === 'Success'
+				? { resultUrl: `https://cdn.ideal.house/results/${id}.png`, width: 4096, height: 3072 }
+				: null;
+	const task = {
+		status,
+		waitNumber: fields.waitNumber ?? 0,
+		percentage: fields.percentage ?? (status === 'Success' ? 100 : status === 'Processing' ? 50 : 0),
+		input: fields.input ?? {},
+		output,
+	};
+	return envelope(`{"id":${id},${JSON.stringify(task).slice(1)}`);
+}
+
+export interface RecordedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body?: unknown;
+}
+
+/** Every request that reached any nock scope, in order. */
+export const recorded: RecordedRequest[] = [];
+
+function record(req: { method: string; path: string; headers: Record<string, string | string[]> }, body: string) {
+	const url = new URL(req.path, 'http://x');
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = String(value);
+	let parsed: unknown = body || undefined;
+	try {
+		parsed = body ? JSON.parse(body) : undefined;
+	} catch {
+		// keep the text
+	}
+	recorded.push({
+		method: req.method,
+		path: url.pathname,
+		query: Object.fromEntries(url.searchParams.entries()),
+		headers,
+		body: parsed,
+	});
+}
+
+/** A scope on the API's base URL whose requests are recorded. */
+export function api(base = BASE): nock.Scope {
+	const scope = nock(base);
+	scope.on('request', (req, _interceptor, body) => record(req, body));
+	return scope;
+}
+
+/** A fake clock for the poller: sleeping advances time at once, and is logged. */
+export const clock = { now: 1_000_000, sleeps: [] as number[] };
+
+export function resetWire(): void {
+	nock.cleanAll();
+	nock.disableNetConnect();
+	recorded.length = 0;
+	clock.now = 1_000_000;
+	clock.sleeps = [];
+	pollClock.now = () => clock.now;
+	pollClock.sleep = async (ms: number) => {
+		clock.sleeps.push(ms);
+		clock.now += ms;
+	};
+}
+
+/** Creates (POST) and polls (GET …/result) recorded so far. */
+export function requestsTo(path: string): RecordedRequest[] {
+	return recorded.filter((request) => request.path === path);
+}

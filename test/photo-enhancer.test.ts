@@ -1,0 +1,262 @@
+ 
+import nock from 'nock';
+
+import { runNode } from './harness/engine';
+import {
+	API_KEY,
+	BIG_ID,
+	PE,
+	TINY_PNG,
+	api,
+	clock,
+	created,
+	recorded,
+	requestsTo,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
+
+const enhance = (parameters: Record<string, unknown> = {}) => ({
+	operation: 'enhance',
+	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+	presetId: 'sky-replacement-sunset-sky',
+	...parameters,
+});
+
+beforeEach(resetWire);
+afterAll(() => nock.restore());
+
+describe('Photo Enhancer: enhance and wait', () => {
+	test('sends the create request the spec describes and emits the finished task', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created(BIG_ID))
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 40 }))
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } }));
+
+		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
+
+		expect(error).toBeUndefined();
+		const [createCall, ...polls] = recorded;
+		expect(createCall).toMatchObject({ method: 'POST', path: PE.create });
+		expect(createCall.headers.apikey).toBe(API_KEY);
+		expect(createCall.headers['content-type']).toBe('application/json');
+		expect(createCall.body).toEqual({
+			imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+			presetId: 'sky-replacement-sunset-sky',
+			imageSize: '4K',
+		});
+		expect(polls).toHaveLength(2);
+		for (const poll of polls) {
+			expect(poll).toMatchObject({ method: 'GET', path: PE.result, query: { taskId: BIG_ID } });
+			expect(poll.headers.apikey).toBe(API_KEY);
+			expect(poll.body).toBeUndefined();
+		}
+		expect(items).toEqual([
+			{
+				json: {
+					id: BIG_ID,
+					status: 'Success',
+					waitNumber: 0,
+					percentage: 100,
+					input: { presetId: 'sky-replacement-sunset-sky' },
+					output: { resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`, width: 4096, height: 3072 },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		// The default interval is 4 s, within the spec's 3–5 s.
+		expect(clock.sleeps).toEqual([4000, 4000]);
+	});
+
+	test.each([
+		['a prompt only', { presetId: '', prompt: '  Brighten the room  ' }, { prompt: 'Brighten the room' }],
+		[
+			'a preset and a prompt',
+			{ presetId: 'virtual-twilight-luxury-twilight', prompt: 'Warm windows' },
+			{ presetId: 'virtual-twilight-luxury-twilight', prompt: 'Warm windows' },
+		],
+		['image size 2K', { imageSize: '2K' }, { presetId: 'sky-replacement-sunset-sky', imageSize: '2K' }],
+		['image size 512', { imageSize: '512' }, { presetId: 'sky-replacement-sunset-sky', imageSize: '512' }],
+	])('sends %s', async (_name, parameters, expected) => {
+		api().post(PE.create).reply(200, created('42')).get(PE.result).query(true).reply(200, taskResponse('42'));
+
+		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance(parameters) });
+
+		expect(error).toBeUndefined();
+		expect(recorded[0].body).toEqual({
+			imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+			imageSize: '4K',
+			...expected,
+		});
+		expect(items[0].json.id).toBe('42');
+	});
+
+	test('an expression that yields a list of URLs is sent as a list', async () => {
+		api().post(PE.create).reply(200, created('7')).get(PE.result).query(true).reply(200, taskResponse('7'));
+
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.brackets }}', presetId: 'hdr-merge-hdr-merge' }),
+			items: [{ json: { brackets: ['https://a.example.com/1.jpg', 'https://a.example.com/2.jpg'] } }],
+		});
+
+		expect(recorded[0].body).toEqual({
+			imageUrl: ['https://a.example.com/1.jpg', 'https://a.example.com/2.jpg'],
+			presetId: 'hdr-merge-hdr-merge',
+			imageSize: '4K',
+		});
+	});
+
+	test('URLs typed one by one are sent as one list', async () => {
+		api().post(PE.create).reply(200, created('8')).get(PE.result).query(true).reply(200, taskResponse('8'));
+
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({
+				imageInput: 'urls',
+				imageUrl: 'https://ignored.example.com/hidden.jpg',
+				imageUrls: ['https://a.example.com/dark.jpg', ' https://a.example.com/mid.jpg ', 'https://a.example.com/bright.jpg'],
+				presetId: 'hdr-merge-hdr-merge',
+			}),
+		});
+
+		expect(recorded[0].body).toEqual({
+			imageUrl: ['https://a.example.com/dark.jpg', 'https://a.example.com/mid.jpg', 'https://a.example.com/bright.jpg'],
+			presetId: 'hdr-merge-hdr-merge',
+			imageSize: '4K',
+		});
+	});
+
+	test('the poll interval option is honoured and clamped to 3–5 s', async () => {
+		for (const [asked, expected] of [
+			[3.5, 3500],
+			[1, 3000],
+			[60, 5000],
+		]) {
+			resetWire();
+			api()
+				.post(PE.create)
+				.reply(200, created('9'))
+				.get(PE.result)
+				.query(true)
+				.reply(200, taskResponse('9', { status: 'Unprocessed', waitNumber: 3 }))
+				.get(PE.result)
+				.query(true)
+				.reply(200, taskResponse('9'));
+			await runNode({ node: 'photoEnhancer', parameters: enhance({ options: { pollInterval: asked } }) });
+			expect(clock.sleeps).toEqual([expected, expected]);
+		}
+	});
+
+	test('several items are created together, and each output links to its input', async () => {
+		const ids = ['101', '102', '103'];
+		const scope = api();
+		ids.forEach((id) => scope.post(PE.create).reply(200, created(id)));
+		ids.forEach((id) => scope.get(PE.result).query({ taskId: id }).reply(200, taskResponse(id)));
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
+			items: ids.map((_, index) => ({ json: { url: `https://photos.example.com/${index}.jpg` } })),
+		});
+
+		// n8n starts every item's request before any of them is answered: all creates come first.
+		expect(recorded.map((request) => request.method)).toEqual(['POST', 'POST', 'POST', 'GET', 'GET', 'GET']);
+		expect(recorded.slice(0, 3).map((request) => (request.body as { imageUrl: string }).imageUrl).sort()).toEqual([
+			'https://photos.example.com/0.jpg',
+			'https://photos.example.com/1.jpg',
+			'https://photos.example.com/2.jpg',
+		]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items.map((item) => item.json.status)).toEqual(['Success', 'Success', 'Success']);
+		expect(new Set(items.map((item) => item.json.id)).size).toBe(3);
+	});
+});
+
+describe('Photo Enhancer: without waiting, and Get Result', () => {
+	test('Wait for Completion off returns the task id at once, with one request', async () => {
+		api().post(PE.create).reply(200, created(BIG_ID));
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ waitForCompletion: false }),
+		});
+
+		expect(recorded).toHaveLength(1);
+		expect(items).toEqual([{ json: { id: BIG_ID, status: 'Unprocessed' }, pairedItem: { item: 0 } }]);
+	});
+
+	test('Get Result reads a 64-bit task id without losing a digit', async () => {
+		api().get(PE.result).query({ taskId: BIG_ID }).reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 64 }));
+
+		const { items } = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId: ` ${BIG_ID} ` } });
+
+		expect(recorded).toHaveLength(1);
+		expect(recorded[0]).toMatchObject({ method: 'GET', query: { taskId: BIG_ID } });
+		expect(recorded[0].headers.apikey).toBe(API_KEY);
+		expect(items).toEqual([
+			{
+				json: { id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 64, input: {}, output: null },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('Get Result accepts a task id given as a number', async () => {
+		api().get(PE.result).query({ taskId: '123456' }).reply(200, taskResponse('123456'));
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '={{ $json.id }}' },
+			items: [{ json: { id: 123456 } }],
+		});
+
+		expect(items[0].json).toMatchObject({ id: '123456', status: 'Success' });
+	});
+
+	test('Get Result can download the finished image', async () => {
+		api().get(PE.result).query(true).reply(200, taskResponse('55'));
+		nock('https://cdn.ideal.house').get('/results/55.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '55', options: { downloadResult: true } },
+		});
+
+		expect(items[0].binary?.data).toMatchObject({ mimeType: 'image/png', fileName: '55.png' });
+		expect(Buffer.from(items[0].binary!.data.data, 'base64').equals(TINY_PNG)).toBe(true);
+	});
+});
+
+describe('Photo Enhancer: result download', () => {
+	test('attaches the image under the chosen property, without sending the API key to the file host', async () => {
+		api().post(PE.create).reply(200, created('77')).get(PE.result).query(true).reply(200, taskResponse('77', {
+			output: { resultUrl: 'https://files.example.net/out/render?sig=abc', width: 1, height: 1 },
+		}));
+		const download = nock('https://files.example.net')
+			.get('/out/render')
+			.query({ sig: 'abc' })
+			.reply(200, function () {
+				expect(this.req.headers.apikey).toBeUndefined();
+				return TINY_PNG;
+			}, { 'Content-Type': 'application/octet-stream' });
+
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ options: { downloadResult: true, binaryPropertyName: 'enhanced' } }),
+		});
+
+		expect(error).toBeUndefined();
+		expect(download.isDone()).toBe(true);
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['enhanced']);
+		// The type comes from the bytes when the host does not say it.
+		expect(items[0].binary!.enhanced).toMatchObject({ mimeType: 'image/png', fileName: 'ideal-house-77.png', fileExtension: 'png' });
+		expect(items[0].binary!.enhanced.data).toBe(TINY_PNG.toString('base64'));
+		expect(items[0].json.id).toBe('77');
+	});
+});
