@@ -11,7 +11,6 @@ import {
 	clock,
 	created,
 	recorded,
-	requestsTo,
 	resetWire,
 	taskResponse,
 } from './helpers/api';

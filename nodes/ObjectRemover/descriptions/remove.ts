@@ -129,7 +129,8 @@ export const removeFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'https://example.com/listing/living-room-mask.png',
-		description: `Public URL of the mask image. ${MASK_RULES}`,
+		description:
+			'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
 		displayOptions: { show: { ...singleFurniture, maskSource: ['url'] } },
 		routing: { send: { type: 'body', property: 'maskUrl' } },
 	},
@@ -139,7 +140,8 @@ export const removeFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		description: `Name of the incoming item's binary property that holds the mask file. ${MASK_RULES}`,
+		description:
+			"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
 		displayOptions: { show: { ...singleFurniture, maskSource: ['binary'] } },
 	},
 	{
@@ -149,7 +151,8 @@ export const removeFields: INodeProperties[] = [
 		typeOptions: { rows: 2 },
 		required: true,
 		default: '',
-		description: `Base64 of the mask image (a data: prefix is removed). ${MASK_RULES}`,
+		description:
+			'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
 		displayOptions: { show: { ...singleFurniture, maskSource: ['base64'] } },
 		routing: { send: { type: 'body', property: 'maskBase64' } },
 	},
