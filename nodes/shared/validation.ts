@@ -54,7 +54,12 @@ export function requireOneOf(
 	allowed: readonly string[],
 ): string {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
-		throw fieldError(ctx, field, `must be one of ${allowed.join(', ')} (got "${String(value)}")`);
+		throw fieldError(
+			ctx,
+			field,
+			`must be one of ${allowed.join(', ')} (got "${String(value)}")`,
+			'Pick one of the listed values; an expression must produce one of them exactly.',
+		);
 	}
 	return value;
 }

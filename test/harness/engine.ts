@@ -95,8 +95,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 }
 
 export interface RunOptions {
-	node: NodeName;
-	parameters: INodeParameters;
+	node: NodeName | INodeType;
+	parameters: INodeParameters | Record<string, unknown>;
 	/** Input items; default one empty item. */
 	items?: INodeExecutionData[];
 	credentials?: ICredentialDataDecryptedObject;
@@ -124,14 +124,14 @@ export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
 };
 
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const nodeType = nodeTypeFor(options.node);
+	const nodeType = typeof options.node === 'string' ? nodeTypeFor(options.node) : options.node;
 	const node: INode = {
 		id: 'node-1',
 		name: 'Ideal House',
-		type: `${PACKAGE}.${options.node}`,
+		type: `${PACKAGE}.${nodeType.description.name}`,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: options.parameters,
+		parameters: options.parameters as INodeParameters,
 		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
 		...(options.onError ? { onError: options.onError } : {}),
 	};
@@ -206,4 +206,39 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		error: (task?.error ?? run.data.resultData.error) as RunResult['error'],
 		run,
 	};
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/**
+ * The credential's own test, run as n8n's credential tester runs a declarative test: its
+ * request on a bare node (no defaults of ours), then its responseSuccessBody rules in order.
+ */
+export async function runCredentialTest(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+	const test = credentialType.test!;
+	const bareNode: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
+		},
+	} as INodeType;
+	const { items, error } = await runNode({ node: bareNode, parameters: {}, credentials });
+	if (error) return { status: 'Error', message: error.message };
+	for (const rule of test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const { key, value, message } = rule.properties as { key: string; value: unknown; message: string };
+		if ((items[0]?.json as IDataObject)[key] === value) return { status: 'Error', message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }

@@ -1,0 +1,206 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+import nock from 'nock';
+
+import { runNode } from './harness/engine';
+import { API_KEY, BASE, BIG_ID, OR, TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+
+const PHOTO = 'https://photos.example.com/listing/bedroom.jpg';
+const remove = (parameters: Record<string, unknown> = {}) => ({
+	operation: 'remove',
+	imageUrl: PHOTO,
+	...parameters,
+});
+const pngItem = (property = 'data') => ({
+	json: {},
+	binary: { [property]: { data: TINY_PNG.toString('base64'), mimeType: 'image/png', fileName: 'mask.png' } },
+});
+
+beforeEach(resetWire);
+afterAll(() => nock.restore());
+
+function answerCreateAndPoll(id: string, finalStatus = 'Success') {
+	api()
+		.post(OR.create)
+		.reply(200, created(id))
+		.get(OR.result)
+		.query({ taskId: id })
+		.reply(200, taskResponse(id, { status: 'Unprocessed', waitNumber: 2 }))
+		.get(OR.result)
+		.query({ taskId: id })
+		.reply(200, taskResponse(id, { status: finalStatus, output: finalStatus === 'Success' ? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 } : null }));
+}
+
+describe('Object Remover: the request body per mode', () => {
+	test('whole house sends exactly the image and the mode, whatever the hidden mask fields hold', async () => {
+		answerCreateAndPoll(BIG_ID);
+
+		const { items, error } = await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				emptyType: 'whole_house',
+				maskSource: 'url',
+				maskUrl: 'https://photos.example.com/stale-mask.png',
+				maskBase64: 'iVBORw0KGgo=',
+			}),
+		});
+
+		expect(error).toBeUndefined();
+		expect(recorded[0]).toMatchObject({ method: 'POST', path: OR.create });
+		expect(recorded[0].headers.apikey).toBe(API_KEY);
+		expect(recorded[0].headers['content-type']).toBe('application/json');
+		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, emptyType: 'whole_house' });
+		expect(recorded.slice(1).map((request) => request.query)).toEqual([{ taskId: BIG_ID }, { taskId: BIG_ID }]);
+		expect(items).toEqual([
+			{
+				json: {
+					id: BIG_ID,
+					status: 'Success',
+					waitNumber: 0,
+					percentage: 100,
+					input: {},
+					output: { resultUrl: `https://cdn.ideal.house/r/${BIG_ID}.png`, width: 1600, height: 1200 },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('single furniture with a mask URL sends only maskUrl', async () => {
+		answerCreateAndPoll('21');
+
+		await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				emptyType: 'single_furniture',
+				maskSource: 'url',
+				maskUrl: ' https://photos.example.com/bedroom-mask.png ',
+				maskBase64: 'ignored',
+			}),
+		});
+
+		expect(recorded[0].body).toEqual({
+			imageUrl: PHOTO,
+			emptyType: 'single_furniture',
+			maskUrl: 'https://photos.example.com/bedroom-mask.png',
+		});
+	});
+
+	test('single furniture with a base64 mask strips a pasted data: prefix and line breaks', async () => {
+		answerCreateAndPoll('22');
+		const base64 = TINY_PNG.toString('base64');
+
+		await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				emptyType: 'single_furniture',
+				maskSource: 'base64',
+				maskBase64: `data:image/png;base64,${base64.slice(0, 40)}\n${base64.slice(40)}`,
+				maskUrl: 'https://ignored.example.com/m.png',
+			}),
+		});
+
+		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, emptyType: 'single_furniture', maskBase64: base64 });
+	});
+
+	test("single furniture with the item's own file sends the file's bytes as plain base64", async () => {
+		answerCreateAndPoll('23');
+
+		await runNode({
+			node: 'objectRemover',
+			parameters: remove({ emptyType: 'single_furniture', maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			items: [pngItem('mask')],
+		});
+
+		const body = recorded[0].body as { maskBase64: string };
+		expect(Object.keys(body).sort()).toEqual(['emptyType', 'imageUrl', 'maskBase64']);
+		// Exactly the file: not base64 of base64, no data: prefix.
+		expect(body.maskBase64).toBe(TINY_PNG.toString('base64'));
+		expect(Buffer.from(body.maskBase64, 'base64').equals(TINY_PNG)).toBe(true);
+	});
+});
+
+describe('Object Remover: results and errors', () => {
+	test('Get Result reads a task id above 2^53 exactly', async () => {
+		api().get(OR.result).query({ taskId: BIG_ID }).reply(200, taskResponse(BIG_ID, { status: 'Processing', waitNumber: 0, percentage: 10 }));
+
+		const { items } = await runNode({ node: 'objectRemover', parameters: { operation: 'getResult', taskId: BIG_ID } });
+
+		expect(recorded).toHaveLength(1);
+		expect(recorded[0].query).toEqual({ taskId: BIG_ID });
+		expect(items[0].json).toEqual({ id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 10, input: {}, output: null });
+	});
+
+	test('a Failed task says its credit was refunded', async () => {
+		answerCreateAndPoll('24', 'Failed');
+
+		const { error } = await runNode({ node: 'objectRemover', parameters: remove() });
+
+		expect(error?.message).toBe('Ideal House Object Remover task 24 failed. Its 1 credit was refunded automatically');
+	});
+
+	test.each([
+		[1011, 'maskUrl or maskBase64 required', /1011 \(PARAM_ERROR\).*maskUrl or maskBase64 required/],
+		[9051, 'COINS_NOT_ENOUGH', /9051 \(COINS_NOT_ENOUGH\)/],
+	])('error code %i is an item error with the service message', async (code, message, expected) => {
+		api().post(OR.create).reply(200, envelope('null', code, message));
+
+		const { error, run } = await runNode({ node: 'objectRemover', parameters: remove() });
+
+		expect(error?.message).toMatch(expected);
+		expect(recorded).toHaveLength(1);
+		expect(JSON.stringify(run)).not.toContain(API_KEY);
+	});
+
+	test('several items at once, mixing modes and mask sources, each keeps its own body and link', async () => {
+		const scope = api();
+		const bodies: unknown[] = [];
+		let next = 500;
+		scope
+			.post(OR.create)
+			.times(3)
+			.reply(200, (_uri, body) => {
+				bodies.push(body);
+				return created(String(next++));
+			});
+		scope.get(OR.result).query(true).times(3).reply(200, (uri) => {
+			const id = new URL(uri, BASE).searchParams.get('taskId') as string;
+			return taskResponse(id, { output: { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 8, height: 8 } });
+		});
+
+		const { items } = await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				imageUrl: '={{ $json.photo }}',
+				emptyType: '={{ $json.mode }}',
+				maskSource: 'binary',
+				maskUrl: 'https://unused.example.com/m.png',
+				maskBase64: 'unused',
+			}),
+			items: [
+				{ json: { photo: 'https://p.example.com/1.jpg', mode: 'whole_house' } },
+				{ ...pngItem(), json: { photo: 'https://p.example.com/2.jpg', mode: 'single_furniture' } },
+				{ json: { photo: 'https://p.example.com/3.jpg', mode: 'whole_house' } },
+			],
+		});
+
+		expect(bodies).toEqual(
+			expect.arrayContaining([
+				{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' },
+				{ imageUrl: 'https://p.example.com/2.jpg', emptyType: 'single_furniture', maskBase64: TINY_PNG.toString('base64') },
+				{ imageUrl: 'https://p.example.com/3.jpg', emptyType: 'whole_house' },
+			]),
+		);
+		expect(bodies).toHaveLength(3);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items.every((item) => item.json.status === 'Success')).toBe(true);
+		// Each output belongs to the task its own create returned.
+		const idsByPhoto = Object.fromEntries(
+			(bodies as Array<{ imageUrl: string }>).map((body, index) => [body.imageUrl, String(500 + index)]),
+		);
+		expect(items.map((item) => item.json.id)).toEqual([
+			idsByPhoto['https://p.example.com/1.jpg'],
+			idsByPhoto['https://p.example.com/2.jpg'],
+			idsByPhoto['https://p.example.com/3.jpg'],
+		]);
+	});
+});

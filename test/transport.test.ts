@@ -1,0 +1,76 @@
+import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { pollIntervalMs } from '../nodes/shared/poller';
+import { readEnvelope, toTaskId, transientFault } from '../nodes/shared/transport';
+
+const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
+const ctx = { getNode: () => node, getItemIndex: () => 3 } as unknown as IExecuteSingleFunctions;
+
+function response(statusCode: number, body: string, headers: Record<string, string> = {}): IN8nHttpFullResponse {
+	return { statusCode, body, headers };
+}
+
+function errorOf(fn: () => unknown): NodeApiError {
+	try {
+		fn();
+	} catch (error) {
+		return error as NodeApiError;
+	}
+	throw new Error('expected an error');
+}
+
+describe('readEnvelope', () => {
+	test('returns data of a success envelope, long ids as exact strings', () => {
+		expect(readEnvelope.call(ctx, response(200, '{"code":0,"message":"ok","data":1839201938475628544}'))).toBe(
+			'1839201938475628544',
+		);
+	});
+
+	test('an error code is a NodeApiError for the item, not transient', () => {
+		const error = errorOf(() => readEnvelope.call(ctx, response(200, '{"code":9051,"message":"no coins","data":null}')));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins');
+		expect(error.context.itemIndex).toBe(3);
+		expect(transientFault(error)).toBeUndefined();
+	});
+
+	test.each([
+		[response(200, '{"code":1003,"message":"busy","data":null}'), 'code 1003'],
+		[response(503, ''), 'HTTP 503'],
+		[response(500, '{"code":1001,"message":"x","data":null}'), 'HTTP 500'],
+		[response(200, '{"code":0,"message":"ok","da'), 'unreadable response body'],
+		[response(200, '<html>proxy</html>'), 'unreadable response body'],
+	])('passing faults are marked transient (%#)', (res, reason) => {
+		expect(transientFault(errorOf(() => readEnvelope.call(ctx, res)))?.reason).toBe(reason);
+	});
+
+	test('Retry-After is read in seconds', () => {
+		const error = errorOf(() => readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })));
+		expect(transientFault(error)).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000 });
+	});
+
+	test('a 4xx without envelope is final', () => {
+		const error = errorOf(() => readEnvelope.call(ctx, response(404, 'Not Found')));
+		expect(error.message).toBe('Ideal House answered HTTP 404: Not Found');
+		expect(transientFault(error)).toBeUndefined();
+	});
+});
+
+describe('small helpers', () => {
+	test('toTaskId keeps strings of digits and safe numbers, refuses the rest', () => {
+		expect(toTaskId(' 1839201938475628544 ')).toBe('1839201938475628544');
+		expect(toTaskId(42)).toBe('42');
+		expect(toTaskId(1839201938475628544)).toBeUndefined();
+		expect(toTaskId('12a')).toBeUndefined();
+		expect(toTaskId(null)).toBeUndefined();
+	});
+
+	test('the poll interval stays within the 3–5 s the spec asks for', () => {
+		expect(pollIntervalMs({})).toBe(4000);
+		expect(pollIntervalMs({ pollInterval: 0 })).toBe(3000);
+		expect(pollIntervalMs({ pollInterval: 4.5 })).toBe(4500);
+		expect(pollIntervalMs({ pollInterval: 100 })).toBe(5000);
+		expect(pollIntervalMs({ pollInterval: Number.NaN })).toBe(4000);
+	});
+});
