@@ -1,7 +1,7 @@
  
 import nock from 'nock';
 
-import { runNode } from './harness/engine';
+import { logLines, runNode } from './harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
@@ -44,23 +44,25 @@ describe('error envelopes become errors that say what to do', () => {
 	];
 
 	test.each(cases)('code %i on HTTP 200', async (code, message, expectedMessage, expectedAction) => {
-		api().post(PE.create).reply(200, envelope('null', code, message));
+		api().post(PE.create).times(5).reply(200, envelope('null', code, message));
 
 		const { error, items, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(expectedMessage);
 		expect(error?.description).toMatch(expectedAction);
-		expect(recorded).toHaveLength(1);
+		// 1003 means the task was not created: the create is tried again (5 attempts in all).
+		expect(recorded).toHaveLength(code === 1003 ? 5 : 1);
 		expectNoKey(run);
 	});
 
 	test.each([
 		[400, 1011, 'presetId unknown'],
-		[500, 1003, 'database down'],
+		[500, 1001, 'database down'],
 		[401, 5002, 'bad key'],
 	])('an envelope on HTTP %i keeps the service message', async (status, code, message) => {
 		api().post(PE.create).reply(status, envelope('null', code, message));
+		// (a 5xx on a create is not retried: the task may have been created and charged)
 
 		const { error, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -160,7 +162,7 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('cancelling the execution stops the polling', async () => {
-		const { pollClock } = await import('../nodes/shared/poller');
+		const { clock: pollClock } = await import('../nodes/shared/clock');
 		const { sleep } = await import('n8n-workflow');
 		pollClock.sleep = async (_ms, signal) => await sleep(20, signal);
 		pollClock.now = () => Date.now();
@@ -242,4 +244,9 @@ describe('Continue on Fail and the error output', () => {
 		expect(result.error?.message).toMatch(/9051/);
 		expect((result.error?.context as { itemIndex?: number })?.itemIndex).toBe(0);
 	});
+});
+
+test('nothing n8n or the nodes logged in this file holds the API key', () => {
+	expect(logLines.length).toBeGreaterThan(0);
+	expect(logLines.join('\n')).not.toContain(API_KEY);
 });

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+ 
 import nock from 'nock';
 
 import { runNode } from './harness/engine';
@@ -59,6 +59,7 @@ describe('Object Remover: the request body per mode', () => {
 					percentage: 100,
 					input: {},
 					output: { resultUrl: `https://cdn.ideal.house/r/${BIG_ID}.png`, width: 1600, height: 1200 },
+					creditsCharged: 1,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -127,7 +128,7 @@ describe('Object Remover: results and errors', () => {
 
 		expect(recorded).toHaveLength(1);
 		expect(recorded[0].query).toEqual({ taskId: BIG_ID });
-		expect(items[0].json).toEqual({ id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 10, input: {}, output: null });
+		expect(items[0].json).toEqual({ id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 10, input: {}, output: null, creditsCharged: 1 });
 	});
 
 	test('a Failed task says its credit was refunded', async () => {

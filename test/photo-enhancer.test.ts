@@ -64,6 +64,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 					percentage: 100,
 					input: { presetId: 'sky-replacement-sunset-sky' },
 					output: { resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`, width: 4096, height: 3072 },
+					creditsCharged: 10,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -187,7 +188,7 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 		});
 
 		expect(recorded).toHaveLength(1);
-		expect(items).toEqual([{ json: { id: BIG_ID, status: 'Unprocessed' }, pairedItem: { item: 0 } }]);
+		expect(items).toEqual([{ json: { id: BIG_ID, status: 'Unprocessed', creditsCharged: 10 }, pairedItem: { item: 0 } }]);
 	});
 
 	test('Get Result reads a 64-bit task id without losing a digit', async () => {
@@ -200,7 +201,7 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 		expect(recorded[0].headers.apikey).toBe(API_KEY);
 		expect(items).toEqual([
 			{
-				json: { id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 64, input: {}, output: null },
+				json: { id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 64, input: {}, output: null, creditsCharged: 10 },
 				pairedItem: { item: 0 },
 			},
 		]);

@@ -6,3 +6,4 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'ideal-house-n8n-'));
+

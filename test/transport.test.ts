@@ -47,7 +47,7 @@ describe('readEnvelope', () => {
 
 	test('Retry-After is read in seconds', () => {
 		const error = errorOf(() => readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })));
-		expect(transientFault(error)).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000 });
+		expect(transientFault(error)).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
 	});
 
 	test('a 4xx without envelope is final', () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+ 
 import nock from 'nock';
 
 import { runNode } from './harness/engine';
@@ -56,7 +56,7 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 			onError: 'continueRegularOutput',
 		});
 
-		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed' });
+		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 10 });
 		expect(items[1].json.error).toBe('Image URL must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]');
 		expect(recorded.filter((request) => request.path === PE.create)).toHaveLength(1);
 	});
@@ -152,7 +152,7 @@ describe('the credential', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({ id: '3', status: 'Unprocessed' });
+		expect(items[0].json).toEqual({ id: '3', status: 'Unprocessed', creditsCharged: 1 });
 	});
 
 	test('works with a base URL written with a trailing slash', async () => {

@@ -1,13 +1,11 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, KINDS } from '../shared/api';
+import { CREDENTIAL_NAME } from '../shared/api';
 import { optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
-import { receiveCreatedTask, receiveTaskResult } from '../shared/receive';
+import { createTaskRouting, taskResultRouting } from '../shared/operations';
 import { REQUEST_DEFAULTS } from '../shared/transport';
 import { prepareRemoveRequest, removeFields } from './descriptions/remove';
-
-const kind = KINDS.objectRemover;
 
 export class ObjectRemover implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,25 +35,14 @@ export class ObjectRemover implements INodeType {
 						value: 'remove',
 						action: 'Remove furniture from a photo',
 						description: 'Create a removal task (1 credit, refunded if it fails)',
-						routing: {
-							request: {
-								method: 'POST',
-								url: kind.createPath,
-								headers: { 'Content-Type': 'application/json' },
-							},
-							send: { preSend: [prepareRemoveRequest] },
-							output: { postReceive: [receiveCreatedTask('objectRemover')] },
-						},
+						routing: createTaskRouting('objectRemover', prepareRemoveRequest),
 					},
 					{
 						name: 'Get Result',
 						value: 'getResult',
 						action: 'Get the result of a removal task',
 						description: 'Read the status and result of a task created earlier',
-						routing: {
-							request: { method: 'GET', url: kind.resultPath },
-							output: { postReceive: [receiveTaskResult('objectRemover')] },
-						},
+						routing: taskResultRouting('objectRemover'),
 					},
 				],
 			},

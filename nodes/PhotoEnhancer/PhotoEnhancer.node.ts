@@ -1,14 +1,12 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, KINDS } from '../shared/api';
+import { CREDENTIAL_NAME } from '../shared/api';
 import { optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
-import { receiveCreatedTask, receiveTaskResult } from '../shared/receive';
+import { createTaskRouting, taskResultRouting } from '../shared/operations';
 import { REQUEST_DEFAULTS } from '../shared/transport';
 import { enhanceFields, prepareEnhanceRequest } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
-
-const kind = KINDS.photoEnhancer;
 
 export class PhotoEnhancer implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,25 +46,14 @@ export class PhotoEnhancer implements INodeType {
 						value: 'enhance',
 						action: 'Enhance a photo',
 						description: 'Create an enhancement task (10 credits, refunded if it fails)',
-						routing: {
-							request: {
-								method: 'POST',
-								url: kind.createPath,
-								headers: { 'Content-Type': 'application/json' },
-							},
-							send: { preSend: [prepareEnhanceRequest] },
-							output: { postReceive: [receiveCreatedTask('photoEnhancer')] },
-						},
+						routing: createTaskRouting('photoEnhancer', prepareEnhanceRequest),
 					},
 					{
 						name: 'Get Result',
 						value: 'getResult',
 						action: 'Get the result of an enhancement task',
 						description: 'Read the status and result of a task created earlier',
-						routing: {
-							request: { method: 'GET', url: kind.resultPath },
-							output: { postReceive: [receiveTaskResult('photoEnhancer')] },
-						},
+						routing: taskResultRouting('photoEnhancer'),
 					},
 				],
 			},

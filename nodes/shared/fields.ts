@@ -52,12 +52,32 @@ export function optionsField(createOperation: string): INodeProperties {
 				description: 'Whether to also attach the finished image to the item as binary data',
 			},
 			{
-				displayName: 'Put Result in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				description: 'Name of the binary property that receives the downloaded image',
-				displayOptions: { show: { downloadResult: [true] } },
+				displayName: 'Max Requests per Second',
+				name: 'maxRequestsPerSecond',
+				type: 'number',
+				default: 25, // DEFAULT_MAX_REQUESTS_PER_SECOND
+				typeOptions: { minValue: 0.1, numberPrecision: 1 },
+				description:
+					'Limit on the requests this node sends per second, creates and status checks together, shared by all items of one run. The default keeps 50 items fully parallel at a 4 s poll interval; with many more items, status checks are spaced further than the poll interval.',
+			},
+			{
+				displayName: 'On Timeout',
+				name: 'onTimeout',
+				type: 'options',
+				default: 'fail',
+				options: [
+					{
+						name: 'Fail the Item',
+						value: 'fail',
+						description: 'The item fails; its error names the task ID',
+					},
+					{
+						name: 'Output the Last Status',
+						value: 'returnLastStatus',
+						description: 'Output the task as last seen (e.g. Processing), to finish it later with Get Result',
+					},
+				],
+				displayOptions: { show: { '/operation': [createOperation] } },
 			},
 			{
 				displayName: 'Poll Interval (Seconds)',
@@ -67,6 +87,14 @@ export function optionsField(createOperation: string): INodeProperties {
 				typeOptions: { minValue: POLL_INTERVAL.min, maxValue: POLL_INTERVAL.max, numberPrecision: 1 },
 				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
 				displayOptions: { show: { '/operation': [createOperation] } },
+			},
+			{
+				displayName: 'Put Result in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'Name of the binary property that receives the downloaded image',
+				displayOptions: { show: { downloadResult: [true] } },
 			},
 			{
 				displayName: 'Timeout (Seconds)',

@@ -20,6 +20,18 @@ async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IB
 	return await ctx.helpers.prepareBinaryData(file.data, fileNameFor(task, url, extension), mimeType);
 }
 
+const failedTaskErrors = new WeakSet<object>();
+
+/** Whether an error is the verdict of a task that ended Failed (and so was refunded). */
+export function isFailedTaskError(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && failedTaskErrors.has(error);
+}
+
+/** What the task costs the account: nothing once it has Failed, as the service refunds it. */
+export function creditsCharged(kind: TaskKind, status: string): number {
+	return status === 'Failed' ? 0 : KINDS[kind].credits;
+}
+
 /**
  * One task becomes one item linked to its input item. A Failed task is an item error (its
  * credits are refunded by the service); a finished one can bring its image along as binary.
@@ -32,7 +44,7 @@ export async function emitTask(
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
 	if (task.status === 'Failed') {
-		throw new NodeApiError(
+		const error = new NodeApiError(
 			this.getNode(),
 			{ message: `Task ${task.id} failed` },
 			{
@@ -42,8 +54,11 @@ export async function emitTask(
 				itemIndex,
 			},
 		);
+		failedTaskErrors.add(error);
+		throw error;
 	}
-	const item: INodeExecutionData = { json: task, pairedItem: { item: itemIndex } };
+	const json = { ...task, creditsCharged: creditsCharged(kind, task.status) };
+	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success' && task.output?.resultUrl) {
 		const property = String(options.binaryPropertyName || 'data');
 		item.binary = { [property]: await resultImage(this, task) };

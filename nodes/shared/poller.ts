@@ -1,31 +1,36 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { KINDS, TERMINAL_STATUSES, type TaskKind } from './api';
 import { executionStopSignal } from './cancellation';
+import { clock } from './clock';
 import { taskFromResult, type Task } from './task';
 import { apiRequest, transientFault } from './transport';
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const POLL_INTERVAL = { min: 3, max: 5, default: 4 };
 export const DEFAULT_TIMEOUT_SECONDS = 600;
+/** Up to ±0.5 s, so that tasks created together do not poll in lockstep. */
+const JITTER_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
-
-/** Time as the poller sees it; tests swap these so that polling needs no real seconds. */
-export const pollClock = {
-	now: (): number => Date.now(),
-	sleep: async (ms: number, signal?: AbortSignal): Promise<void> => await sleep(ms, signal),
-};
 
 export interface WaitOptions {
 	pollInterval?: number;
 	timeout?: number;
+	/** 'fail' (default): the item fails with the task id; 'returnLastStatus': emit the last status. */
+	onTimeout?: string;
 }
 
 export function pollIntervalMs(options: WaitOptions): number {
 	const seconds = Number(options.pollInterval ?? POLL_INTERVAL.default);
 	const valid = Number.isFinite(seconds) ? seconds : POLL_INTERVAL.default;
 	return Math.min(POLL_INTERVAL.max, Math.max(POLL_INTERVAL.min, valid)) * 1000;
+}
+
+/** The interval give or take the jitter, never outside the spec's 3–5 s. */
+function jittered(interval: number): number {
+	const value = interval + (clock.random() * 2 - 1) * JITTER_MS;
+	return Math.round(Math.min(POLL_INTERVAL.max * 1000, Math.max(POLL_INTERVAL.min * 1000, value)));
 }
 
 function describe(task: Task | undefined): string {
@@ -41,6 +46,13 @@ export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeA
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
 }
 
+function stopped(ctx: IExecuteSingleFunctions, taskId: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Execution stopped while waiting for task ${taskId}`, {
+		itemIndex: ctx.getItemIndex(),
+		description: `The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
+	});
+}
+
 /**
  * Polls a task until it reaches Success or Failed. Passing faults (HTTP 429/5xx, code 1003,
  * dropped connections, unreadable bodies) are retried with backoff until the deadline; the
@@ -54,15 +66,18 @@ export async function waitForTask(
 ): Promise<Task> {
 	const interval = pollIntervalMs(options);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
-	const deadline = pollClock.now() + Math.max(0, timeoutSeconds) * 1000;
+	const deadline = clock.now() + Math.max(0, timeoutSeconds) * 1000;
 	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;
-	let wait = interval;
+	let wait = jittered(interval);
 
 	for (;;) {
-		const remaining = deadline - pollClock.now();
+		const remaining = deadline - clock.now();
 		if (remaining <= 0) {
+			if (options.onTimeout === 'returnLastStatus') {
+				return last ?? { id: taskId, status: 'Unprocessed', output: null };
+			}
 			throw new NodeOperationError(
 				this.getNode(),
 				`Task ${taskId} did not finish within ${timeoutSeconds} s (${describe(last)})`,
@@ -73,17 +88,7 @@ export async function waitForTask(
 			);
 		}
 		try {
-			await pollClock.sleep(Math.min(wait, remaining), signal);
-		} catch (error) {
-			if (!signal.aborted) throw asNodeError(this, error);
-		}
-		if (signal.aborted) {
-			throw new NodeOperationError(this.getNode(), `Execution stopped while waiting for task ${taskId}`, {
-				itemIndex: this.getItemIndex(),
-				description: `The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
-			});
-		}
-		try {
+			await clock.sleep(Math.min(wait, remaining), signal);
 			const data = await apiRequest.call(this, {
 				method: 'GET',
 				path: KINDS[kind].resultPath,
@@ -91,11 +96,12 @@ export async function waitForTask(
 			});
 			last = taskFromResult(this, data);
 			faults = 0;
-			wait = interval;
+			wait = jittered(interval);
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 		} catch (error) {
+			if (signal.aborted) throw stopped(this, taskId);
 			const fault = transientFault(error);
-			if (!fault || signal.aborted) throw asNodeError(this, error);
+			if (!fault) throw asNodeError(this, error);
 			faults++;
 			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
 			wait = Math.max(backoff, fault.retryAfterMs ?? 0);

@@ -10,6 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
 import { executionStopSignal } from './cancellation';
+import { takeRequestSlot } from './throttle';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
 
@@ -39,6 +40,8 @@ export const REQUEST_DEFAULTS = {
 /** Faults after which repeating the same read is safe and likely to succeed. */
 export interface TransientFault {
 	reason: string;
+	/** True when the service certainly did not act on the request (HTTP 429, code 1003, never sent). */
+	notProcessed?: boolean;
 	/** From a Retry-After header, when the service sent one. */
 	retryAfterMs?: number;
 }
@@ -115,7 +118,7 @@ export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFu
 	if (!envelope) {
 		if (status >= 400) {
 			const error = httpStatusError(node, status, text, itemIndex);
-			throw transientStatus ? markTransient(error, fault) : error;
+			throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
 		}
 		const error = new NodeApiError(node, { statusCode: status } as JsonObject, {
 			message: 'Ideal House sent a response that could not be read',
@@ -132,8 +135,10 @@ export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFu
 			itemIndex,
 			httpCode: String(status),
 		});
-		if (envelope.code === 1003) throw markTransient(error, { reason: 'code 1003', retryAfterMs: fault.retryAfterMs });
-		throw transientStatus ? markTransient(error, fault) : error;
+		if (envelope.code === 1003) {
+			throw markTransient(error, { reason: 'code 1003', retryAfterMs: fault.retryAfterMs, notProcessed: true });
+		}
+		throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
 	}
 	return envelope.data;
 }
@@ -152,6 +157,9 @@ const NETWORK_CODES = new Set([
 	'ERR_NETWORK',
 	'ERR_CANCELED',
 ]);
+
+/** Only a refused connection or an unknown host prove the request never reached the service. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function networkCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -180,14 +188,8 @@ export function networkError(this: IExecuteSingleFunctions, error: unknown): Nod
 				: 'The connection failed; this is usually temporary. Run the node again.',
 		itemIndex: this.getItemIndex(),
 	});
-	// A refused connection or unknown host means the request never reached the service.
-	return code && code !== 'ERR_CANCELED' ? markTransient(safe, { reason: code }) : safe;
-}
-
-/** Only the connection failures that prove the service never received the request. */
-export function requestNeverSent(error: unknown): boolean {
-	const code = networkCode(error);
-	return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+	if (!code || code === 'ERR_CANCELED') return safe;
+	return markTransient(safe, { reason: code, notProcessed: NEVER_SENT_CODES.has(code) });
 }
 
 async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
@@ -204,6 +206,7 @@ export interface ApiRequest {
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
 export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequest): Promise<unknown> {
+	await takeRequestSlot(this);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrl(this)}${request.path}`,

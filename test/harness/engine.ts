@@ -21,7 +21,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	Workflow as WorkflowType,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node';
@@ -31,6 +31,21 @@ export const PACKAGE = 'n8n-nodes-ideal-house';
 export type NodeName = 'photoEnhancer' | 'objectRemover';
 
 const credentialType = new IdealHouseApi();
+
+/** Everything n8n's engine and the nodes log (tests check that no secret is ever in it). */
+export const logLines: string[] = [];
+const record =
+	(level: string) =>
+	(message: string, meta?: object): void => {
+		logLines.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
+	};
+LoggerProxy.init({
+	error: record('error'),
+	warn: record('warn'),
+	info: record('info'),
+	debug: record('debug'),
+	scoped: () => LoggerProxy,
+} as never);
 
 function loadNodeType(name: NodeName): INodeType {
 	const nodeType = name === 'photoEnhancer' ? new PhotoEnhancer() : new ObjectRemover();

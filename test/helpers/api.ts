@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 
-import { pollClock } from '../../nodes/shared/poller';
+import { clock as nodeClock } from '../../nodes/shared/clock';
 import { TEST_CREDENTIALS } from '../harness/engine';
 
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
@@ -101,14 +101,17 @@ export function resetWire(): void {
 	recorded.length = 0;
 	clock.now = 1_000_000;
 	clock.sleeps = [];
-	pollClock.now = () => clock.now;
-	pollClock.sleep = async (ms: number) => {
+	nodeClock.now = () => clock.now;
+	nodeClock.sleep = async (ms: number) => {
 		clock.sleeps.push(ms);
 		clock.now += ms;
 	};
+	// No jitter: polls land exactly on the interval.
+	nodeClock.random = () => 0.5;
 }
 
 /** Creates (POST) and polls (GET …/result) recorded so far. */
 export function requestsTo(path: string): RecordedRequest[] {
 	return recorded.filter((request) => request.path === path);
 }
+

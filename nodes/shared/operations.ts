@@ -1,0 +1,177 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodePropertyRouting,
+	PreSendAction,
+} from 'n8n-workflow';
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { KINDS, type TaskKind } from './api';
+import { clock } from './clock';
+import { creditsCharged, emitTask, isFailedTaskError } from './output';
+import { asNodeError, readWaitOptions, waitForTask } from './poller';
+import { taskFromResult, taskIdFromCreate } from './task';
+import { takeRequestSlot } from './throttle';
+import { networkError, readEnvelope, transientFault } from './transport';
+
+/**
+ * The two operations every node has — create a task, read a task — as declarative routing.
+ *
+ * n8n sends the request and hands the response to `postReceive`. Around that, the routing's
+ * `operations.pagination` hook (n8n's way to let a node drive its own request) is used for what
+ * a plain request cannot do: retry a create only when the service certainly did not take it,
+ * retry a read on any passing fault, and keep a failed item linked to its input.
+ */
+
+interface ErrorOrigin {
+	/** 'response': reading the create/read answer; 'task': waiting for or emitting the task. */
+	phase: 'response' | 'task';
+	taskId?: string;
+}
+
+const origins = new WeakMap<object, ErrorOrigin>();
+
+function tagged(ctx: IExecuteSingleFunctions, error: unknown, origin: ErrorOrigin) {
+	const nodeError = asNodeError(ctx, error);
+	if (!origins.has(nodeError)) origins.set(nodeError, origin);
+	return nodeError;
+}
+
+/** After a create call: the new task, or — with Wait for Completion — its final state. */
+function receiveCreatedTask(kind: TaskKind) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		let taskId: string;
+		try {
+			taskId = taskIdFromCreate(this, readEnvelope.call(this, response));
+		} catch (error) {
+			throw tagged(this, error, { phase: 'response' });
+		}
+		try {
+			if (this.getNodeParameter('waitForCompletion', true) === false) {
+				const json = { id: taskId, status: 'Unprocessed', creditsCharged: KINDS[kind].credits };
+				return [{ json, pairedItem: { item: this.getItemIndex() } }];
+			}
+			const options = readWaitOptions(this);
+			const task = await waitForTask.call(this, kind, taskId, options);
+			return await emitTask.call(this, kind, task, options);
+		} catch (error) {
+			throw tagged(this, error, { phase: 'task', taskId });
+		}
+	};
+}
+
+/** After a Get Result call: the task as the service reports it now. */
+function receiveTaskResult(kind: TaskKind) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const taskId = String(this.getNodeParameter('taskId', '')).trim();
+		try {
+			const task = taskFromResult(this, readEnvelope.call(this, response));
+			return await emitTask.call(this, kind, task, readWaitOptions(this));
+		} catch (error) {
+			throw tagged(this, error, { phase: 'response', taskId });
+		}
+	};
+}
+
+/**
+ * An error item keeps what the user needs to act and to account for the task: what to do, the
+ * task id and what it cost. n8n routes an item to the error output only when its json holds
+ * nothing but `error`, `message` and `details`, so the rest goes under `details`.
+ */
+function errorJson(
+	kind: TaskKind,
+	operation: 'create' | 'read',
+	error: NodeApiError | NodeOperationError,
+	origin: ErrorOrigin | undefined,
+): IDataObject {
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
+	if (origin?.taskId) {
+		details.id = origin.taskId;
+		if (isFailedTaskError(error)) details.creditsCharged = creditsCharged(kind, 'Failed');
+		else if (operation === 'create') details.creditsCharged = creditsCharged(kind, 'Unprocessed');
+	}
+	return { error: error.message, details };
+}
+
+const MAX_ATTEMPTS = 5;
+const RETRY_BASE_MS = 2000;
+
+/**
+ * Sends the routed request, retrying as the operation allows, and turns a final error into an
+ * error item (Continue on Fail) that keeps its pairedItem and, when known, the task id.
+ */
+function sendWithRetry(kind: TaskKind, operation: 'create' | 'read') {
+	return async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		for (let attempt = 1; ; attempt++) {
+			let origin: ErrorOrigin | undefined;
+			let error;
+			try {
+				await takeRequestSlot(this);
+				return await this.makeRoutingRequest(requestData);
+			} catch (caught) {
+				origin = origins.get(caught as object);
+				// No origin: the request itself failed before any answer (n8n's raw network error,
+				// which also carries the request headers: rebuilt without them).
+				error = origin ? asNodeError(this, caught) : networkError.call(this, caught);
+			}
+			const fault = transientFault(error);
+			const retryable =
+				attempt < MAX_ATTEMPTS &&
+				fault !== undefined &&
+				origin?.phase !== 'task' &&
+				(operation === 'read' || fault.notProcessed === true);
+			if (retryable) {
+				const backoff = RETRY_BASE_MS * 2 ** (attempt - 1);
+				await clock.sleep(Math.max(backoff, fault.retryAfterMs ?? 0));
+				continue;
+			}
+			if (operation === 'create' && fault && !fault.notProcessed && origin?.phase !== 'task') {
+				error.description = `${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
+			}
+			if (!this.continueOnFail()) throw error;
+			return [{ json: errorJson(kind, operation, error, origin), pairedItem: { item: this.getItemIndex() } }];
+		}
+	};
+}
+
+/** Routing of a create operation (Enhance, Remove): validation first, nothing sent before it passes. */
+export function createTaskRouting(kind: TaskKind, validate: PreSendAction): INodePropertyRouting {
+	return {
+		request: {
+			method: 'POST',
+			url: KINDS[kind].createPath,
+			headers: { 'Content-Type': 'application/json' },
+		},
+		send: { preSend: [validate], paginate: true },
+		operations: { pagination: sendWithRetry(kind, 'create') },
+		output: { postReceive: [receiveCreatedTask(kind)] },
+	};
+}
+
+/** Routing of Get Result: one read of the task, retried on passing faults. */
+export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
+	return {
+		request: { method: 'GET', url: KINDS[kind].resultPath },
+		send: { paginate: true },
+		operations: { pagination: sendWithRetry(kind, 'read') },
+		output: { postReceive: [receiveTaskResult(kind)] },
+	};
+}
+
+
