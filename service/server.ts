@@ -369,6 +369,8 @@ class LocalService implements ServiceContext {
 					id: task.id.toString(),
 					apiKey: task.apiKey,
 					kind: task.kind,
+					// Lets soak runs tell which item created which task (items use distinct URLs).
+					imageUrl: task.input.imageUrl,
 					status: view.status,
 					waitNumber: view.waitNumber,
 					percentage: view.percentage,

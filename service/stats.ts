@@ -36,6 +36,7 @@ export interface TaskSummary {
 	id: string;
 	apiKey: string;
 	kind: string;
+	imageUrl: unknown;
 	status: string;
 	waitNumber: number;
 	percentage: number;

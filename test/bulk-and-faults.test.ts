@@ -42,6 +42,7 @@ describe('a create is retried only when the task certainly was not created', () 
 	test.each([
 		['HTTP 502', (scope: nock.Interceptor) => scope.reply(502, 'Bad Gateway')],
 		['HTTP 500 with an envelope', (scope: nock.Interceptor) => scope.reply(500, envelope('null', 1001, 'oops'))],
+		['HTTP 502 carrying a 1003 body (a gateway: the service may have acted)', (scope: nock.Interceptor) => scope.reply(502, envelope('null', 1003, 'upstream'))],
 		['a reset connection', (scope: nock.Interceptor) => scope.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))],
 		['a truncated body', (scope: nock.Interceptor) => scope.reply(200, '{"code":0,"message":"ok","data":18392019')],
 	])('%s: no second create (it could charge twice), and the error says the task may exist', async (_name, fault) => {

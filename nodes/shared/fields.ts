@@ -55,10 +55,10 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Max Requests per Second',
 				name: 'maxRequestsPerSecond',
 				type: 'number',
-				default: 25, // DEFAULT_MAX_REQUESTS_PER_SECOND
+				default: 50, // DEFAULT_MAX_REQUESTS_PER_SECOND
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
-					'Limit on the requests this node sends per second, creates and status checks together, shared by all items of one run. The default keeps 50 items fully parallel at a 4 s poll interval; with many more items, status checks are spaced further than the poll interval.',
+					'Limit on the requests this node sends per second, creates and status checks together, shared by all items of one run. The default sends the creates of 50 items at once and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
 			},
 			{
 				displayName: 'On Timeout',

@@ -10,7 +10,10 @@ import { apiRequest, transientFault } from './transport';
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const POLL_INTERVAL = { min: 3, max: 5, default: 4 };
 export const DEFAULT_TIMEOUT_SECONDS = 600;
-/** Up to ±0.5 s, so that tasks created together do not poll in lockstep. */
+/**
+ * Up to ±0.5 s on the first wait only, so that tasks created together poll at different
+ * moments; later polls keep that phase (jitter on every poll would add up and delay results).
+ */
 const JITTER_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -96,7 +99,7 @@ export async function waitForTask(
 			});
 			last = taskFromResult(this, data);
 			faults = 0;
-			wait = jittered(interval);
+			wait = interval;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 		} catch (error) {
 			if (signal.aborted) throw stopped(this, taskId);

@@ -3,8 +3,11 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { executionStopSignal } from './cancellation';
 import { clock } from './clock';
 
-/** Enough for 50 tasks polled every 4 s (12.5 requests/s) with room for their creates. */
-export const DEFAULT_MAX_REQUESTS_PER_SECOND = 25;
+/**
+ * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
+ * polls are spaced out rather than the service flooded.
+ */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
  * A token bucket per node execution: up to `rate` requests at once, then `rate` per second.

@@ -135,7 +135,9 @@ export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFu
 			itemIndex,
 			httpCode: String(status),
 		});
-		if (envelope.code === 1003) {
+		if (envelope.code === 1003 && status < 400) {
+			// The service itself answered "internal error": it did not take the request. The same
+			// body behind a 5xx may come from a gateway after the service acted, so that one is not.
 			throw markTransient(error, { reason: 'code 1003', retryAfterMs: fault.retryAfterMs, notProcessed: true });
 		}
 		throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
@@ -177,15 +179,16 @@ function networkCode(error: unknown): string | undefined {
  */
 export function networkError(this: IExecuteSingleFunctions, error: unknown): NodeApiError {
 	const code = networkCode(error);
+	// n8n rewrites any message naming a socket error code, so the code goes in the description.
 	const message = code
-		? `Could not reach Ideal House (${code})`
+		? 'The connection to Ideal House failed before an answer arrived'
 		: `The request to Ideal House failed: ${(error as Error)?.message ?? String(error)}`;
 	const safe = new NodeApiError(this.getNode(), { message, code: code ?? 'unknown' } as JsonObject, {
 		message,
 		description:
 			code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-				? 'Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.'
-				: 'The connection failed; this is usually temporary. Run the node again.',
+				? `Network error ${code}. Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.`
+				: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
 		itemIndex: this.getItemIndex(),
 	});
 	if (!code || code === 'ERR_CANCELED') return safe;

@@ -24,8 +24,8 @@ import type {
 import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
-import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node';
-import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node';
+import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
+import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
 
 export const PACKAGE = 'n8n-nodes-ideal-house';
 export type NodeName = 'photoEnhancer' | 'objectRemover';
@@ -138,7 +138,10 @@ export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
 	baseUrl: 'https://api.ideal.house',
 };
 
+let executions = 0;
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
+	const executionId = `exec-${++executions}`;
 	const nodeType = typeof options.node === 'string' ? nodeTypeFor(options.node) : options.node;
 	const node: INode = {
 		id: 'node-1',
@@ -165,7 +168,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		nodeTypes,
 		settings: {},
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-1',
 		name: 'test',
 		nodes: [node],
@@ -178,7 +181,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as never);
 	const additionalData = {
 		hooks,
-		executionId: 'exec-1',
+		executionId,
 		variables: {},
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
