@@ -1,6 +1,59 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription, PreSendAction } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME, type TaskKind } from './api';
+import { createTaskRouting, taskResultRouting } from './operations';
+import { REQUEST_DEFAULTS } from './transport';
 
 import { POLL_INTERVAL } from './poller';
+
+/** What both node descriptions share: one input and output, the credential, the request defaults. */
+export const commonDescription = {
+	group: ['transform'],
+	version: 1,
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: CREDENTIAL_NAME, required: true }],
+	requestDefaults: REQUEST_DEFAULTS,
+} satisfies Partial<INodeTypeDescription>;
+
+export interface CreateOperation {
+	name: string;
+	value: string;
+	action: string;
+	description: string;
+	/** The preSend that checks the item before anything is charged. */
+	validate: PreSendAction;
+}
+
+/** Operation: the node's create operation, and Get Result. */
+export function operationField(kind: TaskKind, create: CreateOperation, getResultAction: string): INodeProperties {
+	// The default is the calling node's create operation; the rule only recognises a literal.
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		default: create.value,
+		options: [
+			{
+				name: create.name,
+				value: create.value,
+				action: create.action,
+				description: create.description,
+				routing: createTaskRouting(kind, create.validate),
+			},
+			{
+				name: 'Get Result',
+				value: 'getResult',
+				action: getResultAction,
+				description: 'Read the status and result of a task created earlier',
+				routing: taskResultRouting(kind),
+			},
+		],
+	};
+}
 
 /** The fields both nodes show the same way; `createOperation` is 'enhance' or 'remove'. */
 export function waitForCompletionField(createOperation: string): INodeProperties {
