@@ -26,7 +26,6 @@ export const KINDS: Record<TaskKind, KindInfo> = {
 };
 
 export const CREDENTIAL_NAME = 'idealHouseApi';
-export const DEFAULT_BASE_URL = 'https://api.ideal.house';
 
-export type TaskStatus = 'Unprocessed' | 'Processing' | 'Success' | 'Failed';
+/** The statuses on which a client stops polling. */
 export const TERMINAL_STATUSES: readonly string[] = ['Success', 'Failed'];

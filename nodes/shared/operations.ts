@@ -11,6 +11,7 @@ import type {
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { KINDS, type TaskKind } from './api';
+import { executionStopSignal } from './cancellation';
 import { clock } from './clock';
 import { creditsCharged, emitTask, isFailedTaskError } from './output';
 import { asNodeError, readWaitOptions, waitForTask } from './poller';
@@ -107,6 +108,17 @@ function errorJson(
 }
 
 const MAX_ATTEMPTS = 5;
+
+/** Waits before a retry; false when the execution was stopped meanwhile. */
+async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean> {
+	const signal = executionStopSignal(ctx);
+	try {
+		await clock.sleep(ms, signal);
+	} catch {
+		// Stopped: the caller gives up with the error it has.
+	}
+	return !signal.aborted;
+}
 const RETRY_BASE_MS = 2000;
 
 /**
@@ -136,9 +148,7 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read') {
 				fault !== undefined &&
 				origin?.phase !== 'task' &&
 				(operation === 'read' || fault.notProcessed === true);
-			if (retryable) {
-				const backoff = RETRY_BASE_MS * 2 ** (attempt - 1);
-				await clock.sleep(Math.max(backoff, fault.retryAfterMs ?? 0));
+			if (retryable && (await pause(this, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), fault.retryAfterMs ?? 0)))) {
 				continue;
 			}
 			if (operation === 'create' && fault && !fault.notProcessed && origin?.phase !== 'task') {
