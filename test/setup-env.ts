@@ -7,3 +7,5 @@ import { join } from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'ideal-house-n8n-'));
 
+// The engine also prints every node error to the console; the tests read errors from the run data.
+process.env.N8N_LOG_LEVEL ??= 'silent';
