@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * Fault soak: both nodes, many tasks, through n8n's engine, against the local service injecting
  * every kind of fault at a 20 % total rate (on creates: before the task exists and after it was

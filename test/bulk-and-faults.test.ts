@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+ 
 import nock from 'nock';
 
 import { clock as nodeClock } from '../nodes/shared/clock';

@@ -82,11 +82,47 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		await expectRejected('objectRemover', single(parameters), message);
 	});
 
-	test('n8n itself refuses to run with a required field left empty', async () => {
+	test('n8n itself refuses to run with the image URL left empty', async () => {
 		await expect(
-			runNode({ node: 'objectRemover', parameters: single({ maskSource: 'url', maskUrl: '' }) }),
-		).rejects.toThrow('Parameter "Mask URL" is required');
+			runNode({ node: 'objectRemover', parameters: { operation: 'remove', imageUrl: '' } }),
+		).rejects.toThrow('Parameter "Image URL" is required');
 		expect(recorded).toEqual([]);
+	});
+
+	test('a removal mode given per item by expression needs no mask field filled in for Whole House items', async () => {
+		const { items } = await runNode({
+			node: 'objectRemover',
+			parameters: { operation: 'remove', imageUrl: 'https://p.example.com/1.jpg', emptyType: '={{ $json.mode }}', waitForCompletion: false },
+			items: [{ json: { mode: 'whole_house' } }, { json: { mode: 'single_furniture' } }],
+			onError: 'continueRegularOutput',
+		});
+
+		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 1 });
+		expect(items[1].json).toEqual({
+			error: 'Mask URL is empty [item 1]',
+			details: { description: 'Give the address of an image the service can download (https://…).' },
+		});
+		expect(recorded.map((request) => request.body)).toEqual([{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' }]);
+	});
+
+	test('a refused item keeps its link to its input on the error output', async () => {
+		const { items, errorItems } = await runNode({
+			node: 'objectRemover',
+			parameters: { operation: 'remove', imageUrl: '={{ $json.url }}', waitForCompletion: false },
+			items: [{ json: { url: 'https://p.example.com/1.jpg' } }, { json: { url: 'not a url' } }],
+			onError: 'continueErrorOutput',
+		});
+
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(errorItems).toEqual([
+			{
+				json: {
+					error: 'Image URL must be an absolute http(s) URL (got "not a url") [item 1]',
+					details: { description: expect.stringContaining('full public address') },
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
 	});
 
 	test('a binary mask property that the item does not have lists the ones it has', async () => {

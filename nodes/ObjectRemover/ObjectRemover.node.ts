@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
-import { prepareRemoveRequest, removeFields } from './descriptions/remove';
+import { checkRemoveBody, removeFields } from './descriptions/remove';
 
 export class ObjectRemover implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +21,7 @@ export class ObjectRemover implements INodeType {
 					value: 'remove',
 					action: 'Remove furniture from a photo',
 					description: 'Create a removal task (1 credit, refunded if it fails)',
-					validate: prepareRemoveRequest,
+					validate: checkRemoveBody,
 				},
 				'Get the result of a removal task',
 			),

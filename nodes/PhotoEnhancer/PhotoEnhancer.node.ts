@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
-import { enhanceFields, prepareEnhanceRequest } from './descriptions/enhance';
+import { enhanceFields, checkEnhanceBody } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
 
 export class PhotoEnhancer implements INodeType {
@@ -32,7 +32,7 @@ export class PhotoEnhancer implements INodeType {
 					value: 'enhance',
 					action: 'Enhance a photo',
 					description: 'Create an enhancement task (10 credits, refunded if it fails)',
-					validate: prepareEnhanceRequest,
+					validate: checkEnhanceBody,
 				},
 				'Get the result of an enhancement task',
 			),

@@ -1,8 +1,8 @@
-import type { INodeProperties, INodeTypeDescription, PreSendAction } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, type TaskKind } from './api';
-import { createTaskRouting, taskResultRouting } from './operations';
+import { createTaskRouting, taskResultRouting, type BodyCheck } from './operations';
 import { REQUEST_DEFAULTS } from './transport';
 
 import { POLL_INTERVAL } from './poller';
@@ -22,8 +22,8 @@ export interface CreateOperation {
 	value: string;
 	action: string;
 	description: string;
-	/** The preSend that checks the item before anything is charged. */
-	validate: PreSendAction;
+	/** Checks the item before anything is charged. */
+	validate: BodyCheck;
 }
 
 /** Operation: the node's create operation, and Get Result. */

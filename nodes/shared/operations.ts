@@ -6,7 +6,6 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodePropertyRouting,
-	PreSendAction,
 } from 'n8n-workflow';
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -27,6 +26,9 @@ import { networkError, readEnvelope, transientFault } from './transport';
  * a plain request cannot do: retry a create only when the service certainly did not take it,
  * retry a read on any passing fault, and keep a failed item linked to its input.
  */
+
+/** Checks an item's request body before anything is sent, and returns the body to send. */
+export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Promise<IDataObject>;
 
 interface ErrorOrigin {
 	/** 'response': reading the create/read answer; 'task': waiting for or emitting the task. */
@@ -122,14 +124,26 @@ async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean>
 const RETRY_BASE_MS = 2000;
 
 /**
- * Sends the routed request, retrying as the operation allows, and turns a final error into an
- * error item (Continue on Fail) that keeps its pairedItem and, when known, the task id.
+ * Checks the item, sends the routed request, retrying as the operation allows, and turns a final
+ * error into an error item (Continue on Fail) that keeps its pairedItem and, when known, the task
+ * id. The check runs here rather than in a preSend so that a refused item, too, keeps its link.
  */
-function sendWithRetry(kind: TaskKind, operation: 'create' | 'read') {
+function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: BodyCheck) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
+		const fail = (error: NodeApiError | NodeOperationError, origin?: ErrorOrigin): INodeExecutionData[] => {
+			if (!this.continueOnFail()) throw error;
+			return [{ json: errorJson(kind, operation, error, origin), pairedItem: { item: this.getItemIndex() } }];
+		};
+		if (validate) {
+			try {
+				requestData.options.body = await validate.call(this, { ...(requestData.options.body as IDataObject) });
+			} catch (error) {
+				return fail(asNodeError(this, error));
+			}
+		}
 		for (let attempt = 1; ; attempt++) {
 			let origin: ErrorOrigin | undefined;
 			let error;
@@ -154,22 +168,21 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read') {
 			if (operation === 'create' && fault && !fault.notProcessed && origin?.phase !== 'task') {
 				error.description = `${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
 			}
-			if (!this.continueOnFail()) throw error;
-			return [{ json: errorJson(kind, operation, error, origin), pairedItem: { item: this.getItemIndex() } }];
+			return fail(error, origin);
 		}
 	};
 }
 
-/** Routing of a create operation (Enhance, Remove): validation first, nothing sent before it passes. */
-export function createTaskRouting(kind: TaskKind, validate: PreSendAction): INodePropertyRouting {
+/** Routing of a create operation (Enhance, Remove): the item is checked first; nothing is sent unless it passes. */
+export function createTaskRouting(kind: TaskKind, validate: BodyCheck): INodePropertyRouting {
 	return {
 		request: {
 			method: 'POST',
 			url: KINDS[kind].createPath,
 			headers: { 'Content-Type': 'application/json' },
 		},
-		send: { preSend: [validate], paginate: true },
-		operations: { pagination: sendWithRetry(kind, 'create') },
+		send: { paginate: true },
+		operations: { pagination: sendWithRetry(kind, 'create', validate) },
 		output: { postReceive: [receiveCreatedTask(kind)] },
 	};
 }

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { sniffImageType } from '../../shared/images';
 import { fieldError, requireHttpUrl } from '../../shared/validation';
@@ -48,13 +48,9 @@ async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
  * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
  * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
  */
-export async function prepareRemoveRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const source = requestOptions.body as Record<string, unknown>;
+export async function checkRemoveBody(this: IExecuteSingleFunctions, source: IDataObject): Promise<IDataObject> {
 	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
-	const body: Record<string, unknown> = {
+	const body: IDataObject = {
 		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
 		emptyType,
 	};
@@ -70,7 +66,7 @@ export async function prepareRemoveRequest(
 	} else if (emptyType !== 'whole_house') {
 		throw fieldError(this, 'Removal Mode', `must be whole_house or single_furniture (got "${emptyType}")`);
 	}
-	return { ...requestOptions, body };
+	return body;
 }
 
 export const removeFields: INodeProperties[] = [
@@ -109,6 +105,8 @@ export const removeFields: INodeProperties[] = [
 		displayName: 'Mask Source',
 		name: 'maskSource',
 		type: 'options',
+		// Decides which mask field is sent: an expression here would leave n8n unable to tell.
+		noDataExpression: true,
 		default: 'url',
 		description: MASK_RULES,
 		displayOptions: { show: singleFurniture },
@@ -126,7 +124,6 @@ export const removeFields: INodeProperties[] = [
 		displayName: 'Mask URL',
 		name: 'maskUrl',
 		type: 'string',
-		required: true,
 		default: '',
 		placeholder: 'https://example.com/listing/living-room-mask.png',
 		description:
@@ -138,7 +135,6 @@ export const removeFields: INodeProperties[] = [
 		displayName: 'Mask Binary Property',
 		name: 'maskBinaryProperty',
 		type: 'string',
-		required: true,
 		default: 'data',
 		description:
 			"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
@@ -149,7 +145,6 @@ export const removeFields: INodeProperties[] = [
 		name: 'maskBase64',
 		type: 'string',
 		typeOptions: { rows: 2 },
-		required: true,
 		default: '',
 		description:
 			'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',

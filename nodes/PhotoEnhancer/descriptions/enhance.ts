@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS, PRESET_IDS } from '../presets';
@@ -10,11 +10,7 @@ export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
  * Validates and tidies the body the fields below produced, before anything is charged: one URL
  * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
  */
-export async function prepareEnhanceRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const body = { ...(requestOptions.body as Record<string, unknown>) };
+export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDataObject): Promise<IDataObject> {
 	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
 	const field = several ? 'Image URLs' : 'Image URL';
 
@@ -62,7 +58,7 @@ export async function prepareEnhanceRequest(
 			`Item ${this.getItemIndex()}: ${body.imageUrl.length} images sent without the HDR Merge preset; the service recommends one image per task for other presets.`,
 		);
 	}
-	return { ...requestOptions, body };
+	return body;
 }
 
 export const enhanceFields: INodeProperties[] = [
@@ -70,6 +66,8 @@ export const enhanceFields: INodeProperties[] = [
 		displayName: 'Images',
 		name: 'imageInput',
 		type: 'options',
+		// Decides which field is sent: an expression here would leave n8n unable to tell.
+		noDataExpression: true,
 		default: 'url',
 		displayOptions: { show },
 		options: [

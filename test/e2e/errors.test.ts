@@ -1,0 +1,333 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { RunningService } from '../../service/server.ts';
+import { logLines, runNode, type NodeName, type RunResult } from '../harness/engine';
+import {
+	apiRequests,
+	credentialsFor,
+	itemWithBinary,
+	restoreClock,
+	sampleUrl,
+	startE2eService,
+	useFastClock,
+} from './helpers';
+
+// Made-up API keys nobody else uses, so that a leak cannot hide behind a common word.
+const ACCOUNT = 'e2e-secret-key-4b1d9c0e';
+const POOR_ACCOUNT = 'e2e-poor-key-7a2e51f3';
+const UNKNOWN_ACCOUNT = 'e2e-wrong-key-c93d08aa';
+const START = 1000;
+
+let service: RunningService;
+
+beforeAll(async () => {
+	useFastClock();
+	service = await startE2eService({ accounts: { [ACCOUNT]: START } });
+});
+afterAll(async () => {
+	restoreClock();
+	await service.close();
+});
+beforeEach(() => service.reset());
+
+function run(node: NodeName, parameters: IDataObject, extra: { apiKey?: string; items?: INodeExecutionData[]; onError?: 'continueErrorOutput' } = {}) {
+	const operation = node === 'photoEnhancer' ? 'enhance' : 'remove';
+	return runNode({
+		node,
+		credentials: credentialsFor(service, extra.apiKey ?? ACCOUNT),
+		parameters: { operation, ...parameters },
+		items: extra.items,
+		onError: extra.onError,
+	});
+}
+
+const living = () => sampleUrl(service, 'living-room.png');
+
+function expectNoSecret(result: RunResult) {
+	const text = JSON.stringify(result.run);
+	for (const key of [ACCOUNT, POOR_ACCOUNT, UNKNOWN_ACCOUNT]) expect(text).not.toContain(key);
+}
+
+/** The service answered the create once, created nothing and charged nothing. */
+function expectRejectedCreate(kind: NodeName, apiKey = ACCOUNT, balance = START) {
+	const stats = service.stats();
+	expect(stats.requests.byEndpoint).toEqual({ [`${kind}.generate`]: { total: 1, byStatus: { '200': 1 } } });
+	expect(stats.tasksCreated.total).toBe(0);
+	expect(stats.credits).toMatchObject({ charged: 0, refunded: 0 });
+	expect(service.balance(apiKey)).toBe(balance);
+}
+
+describe('a task that ends Failed is an item error, and its credits come back', () => {
+	test('Photo Enhancer: the node error says 10 credits were refunded, and they were', async () => {
+		const result = await run('photoEnhancer', {
+			imageUrl: `${living()}?fail=1`,
+			presetId: 'image-optimization-mls-photo-enhancement',
+			imageSize: '512',
+		});
+
+		const [task] = service.stats().tasks;
+		expect(task).toMatchObject({ status: 'Failed', cost: 10, refunded: true });
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			`Ideal House Photo Enhancer task ${task.id} failed. Its 10 credits were refunded automatically`,
+		);
+		expect(service.stats().credits).toMatchObject({ charged: 10, refunded: 10 });
+		expect(service.balance(ACCOUNT)).toBe(START);
+		expectNoSecret(result);
+	});
+
+	test('Object Remover, error output: the error item keeps the task id and its cost, now 0', async () => {
+		const result = await run(
+			'objectRemover',
+			{ imageUrl: `${living()}?fail=1`, emptyType: 'whole_house' },
+			{ onError: 'continueErrorOutput' },
+		);
+
+		const [task] = service.stats().tasks;
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		expect(result.errorItems).toEqual([
+			{
+				json: {
+					error: `Ideal House Object Remover task ${task.id} failed. Its 1 credit was refunded automatically`,
+					details: { description: expect.stringContaining('could not process this image'), id: task.id, creditsCharged: 0 },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(service.stats().credits).toMatchObject({ charged: 1, refunded: 1 });
+		expect(service.balance(ACCOUNT)).toBe(START);
+	});
+});
+
+describe('every error code a node can meet: worded by the node, nothing charged', () => {
+	test('5002: a key the service does not know', async () => {
+		const result = await run(
+			'photoEnhancer',
+			{ imageUrl: living(), presetId: 'sky-replacement-sunset-sky' },
+			{ apiKey: UNKNOWN_ACCOUNT },
+		);
+
+		expect(result.error?.message).toBe(
+			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
+		);
+		expect(result.error?.description).toMatch(/Check the API key in the "Ideal House API" credential/);
+		expectRejectedCreate('photoEnhancer');
+		expectNoSecret(result);
+	});
+
+	test('9051: Photo Enhancer on an account with 5 credits (a task costs 10)', async () => {
+		service.setAccount(POOR_ACCOUNT, 5);
+
+		const result = await run(
+			'photoEnhancer',
+			{ imageUrl: living(), presetId: 'sky-replacement-sunset-sky' },
+			{ apiKey: POOR_ACCOUNT },
+		);
+
+		expect(result.error?.message).toBe(
+			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs 10, the balance is 5',
+		);
+		expect(result.error?.description).toMatch(/Top up credits.*Nothing was charged/);
+		expectRejectedCreate('photoEnhancer', POOR_ACCOUNT, 5);
+		expectNoSecret(result);
+	});
+
+	test('9051: Object Remover on an account with 0 credits', async () => {
+		service.setAccount(POOR_ACCOUNT, 0);
+
+		const result = await run('objectRemover', { imageUrl: living(), emptyType: 'whole_house' }, { apiKey: POOR_ACCOUNT });
+
+		expect(result.error?.message).toBe(
+			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs 1, the balance is 0',
+		);
+		expectRejectedCreate('objectRemover', POOR_ACCOUNT, 0);
+	});
+
+	test('9010: a banned word in the prompt', async () => {
+		const result = await run('photoEnhancer', { imageUrl: living(), prompt: 'Make it nsfw please' });
+
+		expect(result.error?.message).toBe(
+			'Ideal House error 9010 (SCAN_TEXT_ERROR) – The prompt failed the text review: prompt failed text review (contains "nsfw")',
+		);
+		expect(result.error?.description).toMatch(/Rephrase the prompt/);
+		expectRejectedCreate('photoEnhancer');
+	});
+
+	test.each<[NodeName, () => IDataObject]>([
+		['photoEnhancer', () => ({ imageUrl: living(), presetId: 'sky-replacement-sunset-sky', prompt: 'Add a pool [reject]' })],
+		['objectRemover', () => ({ imageUrl: `${living()}?tag=[reject]`, emptyType: 'whole_house' })],
+	])('9038 on %s: the reject phrase', async (node, parameters) => {
+		const result = await run(node, parameters());
+
+		expect(result.error?.message).toBe(
+			'Ideal House error 9038 (PROHIBITED_CONTENT) – The generated image was rejected by the content review: generated image content was rejected (PROHIBITED_CONTENT)',
+		);
+		expect(result.error?.description).toMatch(/Try a different image, preset or prompt/);
+		expectRejectedCreate(node);
+	});
+
+	test.each<[string, NodeName, () => IDataObject, () => string]>([
+		[
+			'an image below 128 px (tiny.png)',
+			'photoEnhancer',
+			() => ({ imageUrl: sampleUrl(service, 'tiny.png'), presetId: 'sky-replacement-sunset-sky' }),
+			() => `imageUrl (${sampleUrl(service, 'tiny.png')}) is 64x64 px; images must be at least 128x128 px`,
+		],
+		[
+			'a file that is not an image',
+			'photoEnhancer',
+			() => ({ imageUrl: sampleUrl(service, 'not-an-image.png'), presetId: 'sky-replacement-sunset-sky' }),
+			() => `imageUrl (${sampleUrl(service, 'not-an-image.png')}) is not a JPEG, PNG or WebP image`,
+		],
+		[
+			'a mask whose size differs from the photo',
+			'objectRemover',
+			() => ({
+				imageUrl: living(),
+				emptyType: 'single_furniture',
+				maskSource: 'url',
+				maskUrl: sampleUrl(service, 'tiny.png'),
+			}),
+			() => 'the mask is 64x64 px but the image is 1600x1200 px; they must have the same dimensions',
+		],
+	])('1011: %s', async (_name, node, parameters, serviceMessage) => {
+		const result = await run(node, parameters());
+
+		expect(result.error?.message).toBe(
+			`Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: ${serviceMessage()}`,
+		);
+		expect(result.error?.description).toMatch(/Fix the parameter the service message names/);
+		expectRejectedCreate(node);
+	});
+
+	test('1001: Get Result for a task id the account does not have', async () => {
+		const taskId = '9007199254740993123';
+
+		const result = await runNode({
+			node: 'objectRemover',
+			credentials: credentialsFor(service, ACCOUNT),
+			parameters: { operation: 'getResult', taskId },
+		});
+
+		expect(result.error?.message).toBe(
+			`Ideal House error 1001 (FAILED) – The request failed: task not found: ${taskId}`,
+		);
+		expect(service.stats().requests.byEndpoint).toEqual({
+			'objectRemover.result': { total: 1, byStatus: { '200': 1 } },
+		});
+	});
+});
+
+describe("the nodes' own checks: nothing reaches the service", () => {
+	const photo = (parameters: IDataObject) => ({ imageUrl: living(), presetId: 'sky-replacement-sunset-sky', ...parameters });
+	const mask = (parameters: IDataObject) => ({ imageUrl: living(), emptyType: 'single_furniture', ...parameters });
+
+	test.each<[string, NodeName, () => IDataObject, (() => INodeExecutionData[]) | undefined, string]>([
+		['an empty image URL', 'photoEnhancer', () => photo({ imageUrl: '  ' }), undefined, 'Image URL is empty [item 0]'],
+		[
+			'an image URL that is not http(s)',
+			'photoEnhancer',
+			() => photo({ imageUrl: 'ftp://example.com/photo.jpg' }),
+			undefined,
+			'Image URL must be an absolute http(s) URL (got "ftp://example.com/photo.jpg") [item 0]',
+		],
+		[
+			'a relative image URL',
+			'objectRemover',
+			() => ({ imageUrl: '/samples/living-room.png', emptyType: 'whole_house' }),
+			undefined,
+			'Image URL must be an absolute http(s) URL (got "/samples/living-room.png") [item 0]',
+		],
+		[
+			'neither a preset nor a prompt',
+			'photoEnhancer',
+			() => photo({ presetId: '', prompt: '   ' }),
+			undefined,
+			'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]',
+		],
+		[
+			'a preset id that does not exist',
+			'photoEnhancer',
+			() => photo({ presetId: 'sky-replacement-purple-sky' }),
+			undefined,
+			'Preset "sky-replacement-purple-sky" is not a known preset [item 0]',
+		],
+		// (A literally empty Mask URL never runs: n8n itself stops on the required parameter.)
+		[
+			'single furniture with a blank mask URL',
+			'objectRemover',
+			() => mask({ maskSource: 'url', maskUrl: '   ' }),
+			undefined,
+			'Mask URL is empty [item 0]',
+		],
+		[
+			'single furniture with a mask URL mapped from a missing field',
+			'objectRemover',
+			() => mask({ maskSource: 'url', maskUrl: '={{ $json.maskUrl }}' }),
+			() => [{ json: { photo: 'living-room' } }],
+			'Mask URL is empty [item 0]',
+		],
+		[
+			'a binary mask property the item does not have',
+			'objectRemover',
+			() => mask({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			() => [itemWithBinary('photo', Buffer.from('irrelevant'))],
+			'Mask Binary Property "mask" is not on the item (it has: photo) [item 0]',
+		],
+		[
+			'a binary mask that is not an image',
+			'objectRemover',
+			() => mask({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			() => [itemWithBinary('mask', Buffer.from('This is plain text, not an image.\n'))],
+			'Mask Binary Property "mask" is not a PNG, JPEG or WebP image [item 0]',
+		],
+		[
+			'a base64 mask that is not base64',
+			'objectRemover',
+			() => mask({ maskSource: 'base64', maskBase64: 'not base64 at all!' }),
+			undefined,
+			'Mask (Base64) is not valid base64 [item 0]',
+		],
+	])('%s', async (_name, node, parameters, items, message) => {
+		const result = await run(node, parameters(), { items: items?.() });
+
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(message);
+		const stats = service.stats();
+		expect(apiRequests(service)).toBe(0);
+		expect(stats.requests.byEndpoint).toEqual({});
+		expect(stats.downloads).toEqual({ samples: 0, results: 0 });
+		expect(service.balance(ACCOUNT)).toBe(START);
+	});
+});
+
+describe('the API key stays out of what n8n keeps', () => {
+	test('a successful run, with the result downloaded', async () => {
+		const result = await run('objectRemover', {
+			imageUrl: living(),
+			emptyType: 'whole_house',
+			options: { downloadResult: true },
+		});
+
+		expect(result.items[0].json.status).toBe('Success');
+		expectNoSecret(result);
+	});
+
+	test('an error run (error output)', async () => {
+		const result = await run(
+			'photoEnhancer',
+			{ imageUrl: sampleUrl(service, 'tiny.png'), prompt: 'Brighten' },
+			{ onError: 'continueErrorOutput' },
+		);
+
+		expect(result.errorItems[0].json.error).toMatch(/1011/);
+		expectNoSecret(result);
+	});
+
+	test('nor anything n8n or the nodes logged in this file', () => {
+		expect(logLines.length).toBeGreaterThan(0);
+		const log = logLines.join('\n');
+		for (const key of [ACCOUNT, POOR_ACCOUNT, UNKNOWN_ACCOUNT]) expect(log).not.toContain(key);
+	});
+});
