@@ -90,13 +90,16 @@ describe('a create is retried only when the task certainly was not created', () 
 });
 
 describe('bulk runs', () => {
-	test('requests share a per-execution budget: a burst of the limit, then the limit per second', () => {
+	test('requests share a per-execution budget: never more than the limit in any second', () => {
 		let now = 0;
 		nodeClock.now = () => now;
 		const budget = new RequestBudget(2);
-		expect([1, 2, 3, 4, 5, 6].map(() => budget.reserve())).toEqual([0, 0, 500, 1000, 1500, 2000]);
-		now = 10_000; // an idle budget refills to the burst size, no more
-		expect([1, 2, 3].map(() => budget.reserve())).toEqual([0, 0, 500]);
+		expect([1, 2, 3, 4, 5, 6].map(() => budget.reserve())).toEqual([0, 0, 1000, 1000, 2000, 2000]);
+		now = 10_000; // after a pause, a burst of the limit again, no more
+		expect([1, 2, 3].map(() => budget.reserve())).toEqual([0, 0, 1000]);
+		now = 0;
+		const slow = new RequestBudget(0.5); // one request every 2 s
+		expect([1, 2, 3].map(() => slow.reserve())).toEqual([0, 2000, 4000]);
 	});
 
 	test('the Max Requests per Second option spaces the creates of many items', async () => {
@@ -113,8 +116,8 @@ describe('bulk runs', () => {
 		});
 
 		expect(items).toHaveLength(8);
-		// Time stands still here, so each item past the burst of 4 waits 250 ms longer than the last.
-		expect(sleeps).toEqual([250, 500, 750, 1000]);
+		// Time stands still here: the first 4 go at once, the next 4 a second later.
+		expect(sleeps).toEqual([1000, 1000, 1000, 1000]);
 	});
 
 	test('polls are spread by up to ±0.5 s around the interval, never leaving 3–5 s', async () => {

@@ -10,28 +10,32 @@ import { clock } from './clock';
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
- * A token bucket per node execution: up to `rate` requests at once, then `rate` per second.
- * Callers reserve a slot synchronously, so concurrent items queue fairly without timers.
+ * At most `rate` requests in any one-second window of a node execution: a burst of `rate` may
+ * go at once, the next waits until the oldest of them is a second old. Callers reserve their slot
+ * synchronously, so concurrent items queue fairly without timers.
  */
 export class RequestBudget {
-	private tokens: number;
-	private updatedAt: number;
+	/** Send times of the last `rate` reservations, oldest first (never decreasing). */
+	private readonly slots: number[] = [];
+	private readonly size: number;
+	private readonly windowMs: number;
 	lastUsed: number;
 
-	constructor(private readonly rate: number) {
-		this.tokens = rate;
-		this.updatedAt = clock.now();
-		this.lastUsed = this.updatedAt;
+	constructor(rate: number) {
+		// A fractional rate (0.5/s) still allows one request, spaced 1/rate seconds apart.
+		this.size = Math.max(1, Math.floor(rate));
+		this.windowMs = (1000 * this.size) / rate;
+		this.lastUsed = clock.now();
 	}
 
 	/** Milliseconds the caller must wait before sending. */
 	reserve(): number {
 		const now = clock.now();
-		this.tokens = Math.min(this.rate, this.tokens + ((now - this.updatedAt) / 1000) * this.rate);
-		this.updatedAt = now;
 		this.lastUsed = now;
-		this.tokens -= 1;
-		return this.tokens >= 0 ? 0 : (-this.tokens / this.rate) * 1000;
+		const oldest = this.slots.length === this.size ? this.slots.shift()! : undefined;
+		const slot = oldest === undefined ? now : Math.max(now, oldest + this.windowMs);
+		this.slots.push(slot);
+		return slot - now;
 	}
 }
 
