@@ -1,19 +1,23 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console */
 /**
  * Bulk-run benchmark: both nodes through n8n's engine against the local service, whose tasks
- * each take D seconds. Prints and writes (bench/out/) wall time per N items, compared with one
+ * each take D seconds. The service runs in its own process, as a real one would, so that it
+ * counts requests as they arrive rather than when a shared event loop gets to them. Prints and writes (bench/out/) wall time per N items, compared with one
  * item, and with the serial baseline (each item created and awaited before the next starts).
  *
  *   npm run bench                       # D = 10 s, N = 1, 10, 50, 200; serial at N = 10, 50
  *   npm run bench -- --duration 5 --n 1,10 --serial 10
+ *   npm run bench -- --render bench/out/a.json,bench/out/b.json   # table + chart of saved runs
  */
 import './n8n-env';
 
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-import { startService, type RunningService } from '../service/server';
+import { sleep } from 'n8n-workflow';
+
 import { runNode, type NodeName } from '../test/harness/engine';
 
 const args = process.argv.slice(2);
@@ -27,6 +31,59 @@ const serialSizes = option('serial', '10,50').split(',').filter(Boolean).map(Num
 const outName = option('out', 'results');
 const outDir = join(__dirname, '..', 'bench', 'out');
 
+interface Service {
+	baseUrl: string;
+	apiKey: string;
+	process: ChildProcess;
+}
+
+interface Stats {
+	requests: { total: number; byEndpoint: Record<string, { total: number }> };
+}
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+async function stats(service: Service): Promise<Stats> {
+	return (await (await fetch(`${service.baseUrl}/__admin/stats`)).json()) as Stats;
+}
+
+async function startServiceProcess(): Promise<Service> {
+	const port = await freePort();
+	const apiKey = 'bench-key';
+	const child = spawn(
+		process.execPath,
+		[
+			join(__dirname, '..', 'service', 'main.ts'),
+			'--port', String(port),
+			// Every task takes D: the service is not the bottleneck being measured.
+			'--workers', '1000',
+			'--duration-ms', String(durationS * 1000),
+			'--key', `${apiKey}=1000000000`,
+		],
+		{ stdio: 'ignore' },
+	);
+	const service = { baseUrl: `http://127.0.0.1:${port}`, apiKey, process: child };
+	for (let attempt = 0; attempt < 100; attempt++) {
+		try {
+			await stats(service);
+			return service;
+		} catch {
+			await sleep(100);
+		}
+	}
+	child.kill();
+	throw new Error('the local service did not start');
+}
+
 interface Measure {
 	node: NodeName;
 	mode: 'concurrent' | 'serial';
@@ -38,7 +95,7 @@ interface Measure {
 	failed: number;
 }
 
-function parameters(node: NodeName, service: RunningService) {
+function parameters(node: NodeName, service: Service) {
 	return node === 'photoEnhancer'
 		? {
 				operation: 'enhance',
@@ -54,30 +111,36 @@ function parameters(node: NodeName, service: RunningService) {
 }
 
 async function measure(
-	service: RunningService,
+	service: Service,
 	node: NodeName,
 	mode: Measure['mode'],
 	n: number,
 	run: () => Promise<number>,
 ): Promise<Measure> {
-	const endpoint = `${node}.result`;
-	const polls = () => service.stats().requests.byEndpoint[endpoint]?.total ?? 0;
-	const pollsBefore = polls();
+	const polls = (snapshot: Stats) => snapshot.requests.byEndpoint[`${node}.result`]?.total ?? 0;
+	const pollsBefore = polls(await stats(service));
 	const samples: Array<[number, number]> = [];
 	let peakRss = process.memoryUsage().rss;
-	const sampler = setInterval(() => {
-		samples.push([Date.now(), service.stats().requests.total]);
-		peakRss = Math.max(peakRss, process.memoryUsage().rss);
-	}, 100);
+	let running = true;
+	const sampler = (async () => {
+		while (running) {
+			samples.push([Date.now(), (await stats(service)).requests.total]);
+			peakRss = Math.max(peakRss, process.memoryUsage().rss);
+			await sleep(20);
+		}
+	})();
 	const started = Date.now();
 	const failed = await run();
 	const wallS = (Date.now() - started) / 1000;
-	clearInterval(sampler);
-	const pollsAfter = polls();
+	running = false;
+	await sampler;
+	const pollsAfter = polls(await stats(service));
 	let peakRps = 0;
-	for (const [time, total] of samples) {
-		const windowEnd = samples.find(([later]) => later >= time + 1000);
-		if (windowEnd) peakRps = Math.max(peakRps, windowEnd[1] - total);
+	// Requests counted between two samples at most one second apart (sampled about every 20 ms).
+	for (let i = 0; i < samples.length; i++) {
+		let j = i;
+		while (j + 1 < samples.length && samples[j + 1][0] - samples[i][0] <= 1000) j++;
+		peakRps = Math.max(peakRps, samples[j][1] - samples[i][1]);
 	}
 	return {
 		node,
@@ -91,7 +154,7 @@ async function measure(
 	};
 }
 
-async function runItems(service: RunningService, node: NodeName, from: number, count: number): Promise<number> {
+async function runItems(service: Service, node: NodeName, from: number, count: number): Promise<number> {
 	const { items, error } = await runNode({
 		node,
 		parameters: parameters(node, service),
@@ -167,12 +230,29 @@ function chartSvg(rows: Measure[]): string {
 	return parts.join('\n');
 }
 
+function report(rows: Measure[]) {
+	const markdown = table(rows);
+	console.log(`\n${markdown}`);
+	mkdirSync(outDir, { recursive: true });
+	writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
+	writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(rows, null, 2));
+	const svgPath = join(outDir, 'wall-time.svg');
+	writeFileSync(svgPath, chartSvg(rows));
+	try {
+		execFileSync('rsvg-convert', [svgPath, '-o', join(outDir, 'wall-time.png')]);
+		console.log(`Chart: ${join(outDir, 'wall-time.png')}`);
+	} catch {
+		console.log(`Chart: ${svgPath} (install librsvg2-bin for the PNG: apt-get install librsvg2-bin)`);
+	}
+}
+
 async function main() {
-	const service = await startService({
-		workers: 1000, // every task takes D: the service is not the bottleneck being measured
-		taskDurationMs: durationS * 1000,
-		accounts: { 'bench-key': 1e9 },
-	});
+	const render = option('render', '');
+	if (render) {
+		report(render.split(',').flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Measure[]));
+		return;
+	}
+	const service = await startServiceProcess();
 	const rows: Measure[] = [];
 	let next = 0;
 	try {
@@ -213,23 +293,11 @@ async function main() {
 		);
 		rows.push(...serialRows.flat());
 	} finally {
-		await service.close();
+		service.process.kill();
 	}
 
-	const markdown = table(rows);
-	console.log(`\n${markdown}`);
-	console.log('\n(peak requests/s of the serial rows includes the other node\'s serial run, which ran alongside)');
-	mkdirSync(outDir, { recursive: true });
-	writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
-	writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(rows, null, 2));
-	const svgPath = join(outDir, 'wall-time.svg');
-	writeFileSync(svgPath, chartSvg(rows));
-	try {
-		execFileSync('rsvg-convert', [svgPath, '-o', join(outDir, 'wall-time.png')]);
-		console.log(`Chart: ${join(outDir, 'wall-time.png')}`);
-	} catch {
-		console.log(`Chart: ${svgPath} (install librsvg2-bin for the PNG: apt-get install librsvg2-bin)`);
-	}
+	report(rows);
+	console.log("(peak requests/s of the serial rows includes the other node's serial run, which ran alongside)");
 }
 
 main().catch((error) => {
