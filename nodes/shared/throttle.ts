@@ -11,12 +11,12 @@ export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
  * At most `rate` requests in any one-second window of a node execution: a burst of `rate` may
- * go at once, the next waits until the oldest of them is a second old. Callers reserve their slot
- * synchronously, so concurrent items queue fairly without timers.
+ * go at once, the next waits until the oldest of them is a second old. A request is counted
+ * when it actually goes, not when it was scheduled, so a late wake-up never lets more through.
  */
 export class RequestBudget {
-	/** Send times of the last `rate` reservations, oldest first (never decreasing). */
-	private readonly slots: number[] = [];
+	/** When the last `size` requests went, oldest first. */
+	private readonly sent: number[] = [];
 	private readonly size: number;
 	private readonly windowMs: number;
 	lastUsed: number;
@@ -28,14 +28,17 @@ export class RequestBudget {
 		this.lastUsed = clock.now();
 	}
 
-	/** Milliseconds the caller must wait before sending. */
-	reserve(): number {
+	/** 0 and the request is counted as sent now; otherwise how long to wait before trying again. */
+	tryTake(): number {
 		const now = clock.now();
 		this.lastUsed = now;
-		const oldest = this.slots.length === this.size ? this.slots.shift()! : undefined;
-		const slot = oldest === undefined ? now : Math.max(now, oldest + this.windowMs);
-		this.slots.push(slot);
-		return slot - now;
+		if (this.sent.length === this.size) {
+			const wait = this.sent[0] + this.windowMs - now;
+			if (wait > 0) return wait;
+			this.sent.shift();
+		}
+		this.sent.push(now);
+		return 0;
 	}
 }
 
@@ -65,6 +68,8 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 
 /** Waits for this node execution's next request slot (creates and polls share the budget). */
 export async function takeRequestSlot(ctx: IExecuteSingleFunctions): Promise<void> {
-	const wait = budgetFor(ctx, maxRequestsPerSecond(ctx)).reserve();
-	if (wait > 0) await clock.sleep(wait, executionStopSignal(ctx));
+	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
+	for (let wait = budget.tryTake(); wait > 0; wait = budget.tryTake()) {
+		await clock.sleep(wait, executionStopSignal(ctx));
+	}
 }
