@@ -59,7 +59,7 @@ function receiveCreatedTask(kind: TaskKind) {
 		}
 		try {
 			if (this.getNodeParameter('waitForCompletion', true) === false) {
-				const json = { id: taskId, status: 'Unprocessed', creditsCharged: KINDS[kind].credits };
+				const json = { id: taskId, status: 'Unprocessed', creditsCharged: creditsCharged(kind, 'Unprocessed') };
 				return [{ json, pairedItem: { item: this.getItemIndex() } }];
 			}
 			const options = readWaitOptions(this);
