@@ -1,6 +1,6 @@
 /**
  * Build steps after `n8n-node build` (tsc + icons):
- *  - prune: drop compiler leftovers that must not be published;
+ *  - prune: keep in dist/ only what n8n loads (nodes, credentials, icons);
  *  - verify: check dist/ the way n8n's loader reads it. n8n loads a community package all or
  *    nothing: one listed file that is missing, a class not exported under the file's base name,
  *    a missing icon or codex file, and the whole package (credential included) silently fails to
@@ -14,8 +14,16 @@ const { Transform } = require('node:stream');
 const root = __dirname;
 const pkg = require('./package.json');
 
+// What n8n loads from the package; anything else in dist/ is noise users would download.
+const PUBLISHED = new Set(['nodes', 'credentials', 'icons', 'package.json']);
+
 function prune() {
-	// A dist/ full of build caches is what users would download from npm.
+	// `n8n-node build` copies every *.png/*.svg of the repository into dist/ (docs charts,
+	// bench output included) and tsc leaves its build caches there.
+	const dist = path.join(root, 'dist');
+	for (const entry of fs.readdirSync(dist)) {
+		if (!PUBLISHED.has(entry)) fs.rmSync(path.join(dist, entry), { recursive: true, force: true });
+	}
 	return src('dist/**/*.tsbuildinfo', { allowEmpty: true, read: false }).pipe(
 		new Transform({
 			objectMode: true,

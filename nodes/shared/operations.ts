@@ -6,8 +6,9 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodePropertyRouting,
+	NodeApiError,
+	NodeOperationError,
 } from 'n8n-workflow';
-import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { KINDS, type TaskKind } from './api';
 import { executionStopSignal } from './cancellation';

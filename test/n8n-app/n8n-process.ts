@@ -1,0 +1,218 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions */
+/**
+ * Running the real n8n app from the end-to-end scripts (test/n8n-app, test/n8n-editor,
+ * test/n8n-queue): free ports, an environment that isolates each instance, n8n's JSON log
+ * lines, waiting for readiness, and the owner login every REST call needs.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * n8n's environment: the given user folder, JSON logs on stdout, nothing phoning home, own
+ * ports. `extra` adds settings (queue mode, database) after the defaults.
+ */
+export function n8nEnv(
+	userFolder: string,
+	ports: { broker: number; http: number },
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		// Settings of an n8n the caller may run must not leak into this one.
+		if (!/^(N8N_|DB_|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$)/.test(key)) env[key] = value;
+	}
+	return {
+		...env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_LOG_FORMAT: 'json',
+		N8N_LOG_LEVEL: 'debug',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+		N8N_PORT: String(ports.http),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		...extra,
+	};
+}
+
+export interface LogLine {
+	level: string;
+	message: string;
+	metadata?: Record<string, unknown>;
+}
+
+export function parseLogLines(text: string): LogLine[] {
+	const lines: LogLine[] = [];
+	for (const line of text.split('\n')) {
+		if (!line.startsWith('{')) continue;
+		try {
+			const parsed = JSON.parse(line) as LogLine;
+			if (typeof parsed.level === 'string' && typeof parsed.message === 'string')
+				lines.push(parsed);
+		} catch {
+			// not a log line
+		}
+	}
+	return lines;
+}
+
+export interface CommandResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+	lines: LogLine[];
+}
+
+/** Runs one n8n CLI command to its end; the output is also written to `logFile`. */
+export async function runN8nCommand(
+	n8nBin: string,
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string; timeoutMs: number },
+): Promise<CommandResult> {
+	const child = spawn(process.execPath, [n8nBin, ...args], {
+		env: options.env,
+		cwd: options.cwd,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+	const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+	clearTimeout(timer);
+	writeFileSync(
+		options.logFile,
+		`$ n8n ${args.join(' ')}\n# exit ${code}\n${stdout}\n# stderr\n${stderr}`,
+	);
+	return { code, stdout, stderr, lines: parseLogLines(`${stdout}\n${stderr}`) };
+}
+
+/** A long-running n8n process (`start`, `worker`); its output is collected in `output()`. */
+export interface N8nProcess {
+	child: ChildProcess;
+	output(): string;
+	/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+	stop(graceMs?: number): Promise<void>;
+}
+
+export function startN8nProcess(
+	n8nBin: string,
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd: string },
+): N8nProcess {
+	const child = spawn(process.execPath, [n8nBin, ...args], {
+		env: options.env,
+		cwd: options.cwd,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+	return {
+		child,
+		output: () => output,
+		async stop(graceMs = 15_000) {
+			if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+			const killTimer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+			await exited;
+			clearTimeout(killTimer);
+		},
+	};
+}
+
+export async function untilReady(
+	url: string,
+	child: ChildProcess,
+	timeoutMs: number,
+): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline && child.exitCode === null) {
+		try {
+			if ((await fetch(url)).ok) return true;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	return false;
+}
+
+export interface RestSession {
+	/** The owner's login cookie, for a browser context too. */
+	cookie: string;
+	email: string;
+	password: string;
+	rest(
+		path: string,
+		body?: unknown,
+		method?: string,
+	): Promise<{
+		status: number;
+		json: { data?: Record<string, unknown> } & Record<string, unknown>;
+	}>;
+}
+
+/**
+ * Sets up the owner account of a fresh instance (a throw-away owner of a throw-away instance)
+ * and returns a logged-in REST session. Throws with n8n's answer when that fails.
+ */
+export async function setUpOwner(base: string): Promise<RestSession> {
+	const email = 'e2e@example.com';
+	const password = `E2e-${randomBytes(12).toString('hex')}`;
+	const setup = await fetch(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email, firstName: 'End', lastName: 'ToEnd', password }),
+	});
+	const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
+	if (!setup.ok || !cookie.includes('=')) {
+		throw new Error(
+			`owner setup failed: HTTP ${setup.status}: ${(await setup.text()).slice(0, 300)}`,
+		);
+	}
+	return {
+		cookie,
+		email,
+		password,
+		async rest(path, body, method) {
+			const response = await fetch(`${base}${path}`, {
+				method: method ?? (body === undefined ? 'GET' : 'POST'),
+				headers: { 'content-type': 'application/json', cookie, 'browser-id': 'e2e' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return {
+				status: response.status,
+				json: (await response.json().catch(() => ({}))) as {
+					data?: Record<string, unknown>;
+				},
+			};
+		},
+	};
+}
+
+/** The log file of one step inside a work folder. */
+export function logFile(work: string, step: string): string {
+	return join(work, 'logs', `${step}.log`);
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# End-to-end test in the real n8n app (`npm run test:n8n`):
+#   1. installs n8n (pinned in test/n8n-app/package.json) into a cache folder outside the
+#      repository, once per machine (see lib.sh);
+#   2. builds and packs this package, and installs the tarball into a fresh N8N_USER_FOLDER the
+#      way n8n's community-package install does (unpack, drop dev/peer/optional dependencies,
+#      `npm install --ignore-scripts`), so no second n8n-workflow is installed next to n8n's;
+#   3. runs test/n8n-app/e2e.ts (with tsx): the local service, n8n's CLI (export:nodes,
+#      import:credentials, import:workflow, execute) on examples/*.json, `n8n start` for the
+#      credential test, and every check; it prints the summary.
+# Exits non-zero on any failure. The work folder (logs of every n8n command) is kept on failure,
+# or always with KEEP_WORK=1.
+#
+# Environment:
+#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app).
+#   KEEP_WORK=1   keep the work folder after a passing run.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "${HERE}/../../scripts/node24.sh" >/dev/null
+source "${HERE}/lib.sh"
+cd "${REPO}"
+
+ensure_n8n_app
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/n8n-app-e2e.XXXXXX")"
+cleanup() {
+	local code=$?
+	if [ "${code}" -ne 0 ] || [ "${KEEP_WORK:-}" = "1" ]; then
+		echo "Work folder kept: ${WORK} (n8n logs in ${WORK}/logs)"
+	else
+		rm -rf "${WORK}"
+	fi
+}
+trap cleanup EXIT
+
+install_package "${WORK}"
+
+E2E_REPO="${REPO}" E2E_WORK="${WORK}" E2E_USER_FOLDER="${USER_FOLDER}" E2E_N8N_APP="${APP_DIR}" \
+	E2E_TARBALL_PATH="${WORK}/${TARBALL}" \
+	E2E_TARBALL="${TARBALL} ($(du -k "${WORK}/${TARBALL}" | cut -f1) kB, $(tar -tzf "${WORK}/${TARBALL}" | wc -l) files)" \
+	E2E_SHELL_STEPS="${STEPS}" \
+	npx --no-install tsx "${HERE}/e2e.ts"
