@@ -18,6 +18,7 @@
  * Prints one summary; exits 1 if any check failed. Logs of every n8n command stay in E2E_WORK.
  */
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -589,6 +590,15 @@ const EXAMPLES: Example[] = [
 	},
 ];
 
+/** Runs in `n8n start`, published, through its form's production URL with a file upload. */
+const FORM_EXAMPLE = {
+	file: 'empty-room-form.json',
+	id: 'ihEmptyRoomForm',
+	formPath: 'empty-a-room',
+	trigger: 'Room photo and mask',
+	node: 'Remove the masked furniture',
+};
+
 // ---------------------------------------------------------------------------------------------
 // The examples: static checks, then the copies n8n imports
 
@@ -629,6 +639,7 @@ function checkExampleStatically(
 	file: string,
 	workflow: WorkflowJson,
 	descriptions: Record<string, { properties: PropertyDescription[] }>,
+	trigger = 'n8n-nodes-base.manualTrigger',
 ): void {
 	const group = `example ${file}`;
 	const text = readFileSync(join(REPO, 'examples', file), 'utf8');
@@ -646,9 +657,19 @@ function checkExampleStatically(
 	);
 	check(
 		group,
-		'starts with a Manual Trigger',
-		workflow.nodes[0]?.type === 'n8n-nodes-base.manualTrigger',
+		`starts with ${trigger}`,
+		workflow.nodes[0]?.type === trigger,
 		`first node ${workflow.nodes[0]?.type}`,
+	);
+	const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+	check(
+		group,
+		'has a sticky note explaining it (what it does, the credential, the local service)',
+		notes.some((note) => {
+			const content = String((note.parameters as { content?: unknown }).content ?? '');
+			return content.length > 200 && /credential/i.test(content) && /npm run service/.test(content);
+		}),
+		`${notes.length} sticky note(s)`,
 	);
 	const ours = workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
 	check(group, 'uses our nodes', ours.length > 0, 'none');
@@ -696,7 +717,128 @@ function checkExampleStatically(
 // ---------------------------------------------------------------------------------------------
 // n8n start: the editor's view of the package, and the credential test
 
-async function checkRunningApp(service: RunningService, port: number): Promise<void> {
+/**
+ * The form example as users run it: published, then a submission to its production URL with the
+ * mask as an uploaded file; the execution is read back over REST (run data in n8n's flatted form).
+ */
+async function checkFormExample(
+	ctx: Context,
+	service: RunningService,
+	base: string,
+	session: RestSession,
+): Promise<void> {
+	const group = `workflow ${FORM_EXAMPLE.id} (form upload, in n8n start)`;
+	const stored = await session.rest(`/rest/workflows/${FORM_EXAMPLE.id}`);
+	const activated = await session.rest(`/rest/workflows/${FORM_EXAMPLE.id}/activate`, {
+		versionId: stored.json.data?.versionId,
+	});
+	if (
+		!check(
+			group,
+			'published over REST',
+			activated.status === 200 && activated.json.data?.active === true,
+			`HTTP ${activated.status} ${JSON.stringify(activated.json).slice(0, 300)}`,
+		)
+	)
+		return;
+
+	// Publishing registers the form's webhook a moment later (n8n applies it from an outbox).
+	const formUrl = `${base}/form/${FORM_EXAMPLE.formPath}`;
+	const formDeadline = Date.now() + 30_000;
+	let formPage = await fetch(formUrl);
+	while (!formPage.ok && Date.now() < formDeadline) {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		formPage = await fetch(formUrl);
+	}
+	if (
+		!check(
+			group,
+			`the form is served at /form/${FORM_EXAMPLE.formPath}, with its two fields`,
+			formPage.ok && /Photo URL/.test(await formPage.text()),
+			`HTTP ${formPage.status}`,
+		)
+	)
+		return;
+
+	const tasksBefore = service.stats().tasks.length;
+	const mask = Buffer.from(
+		await (await fetch(`${service.baseUrl}/samples/living-room-mask.png`)).arrayBuffer(),
+	);
+	const form = new FormData();
+	form.append('field-0', sample(ctx, 'living-room.png'));
+	form.append('field-1', new Blob([mask], { type: 'image/png' }), 'living-room-mask.png');
+	const submitted = await fetch(formUrl, {
+		method: 'POST',
+		body: form,
+	});
+	if (
+		!check(
+			group,
+			`the form at /form/${FORM_EXAMPLE.formPath} accepts the photo URL and the mask file`,
+			submitted.ok,
+			`HTTP ${submitted.status}: ${(await submitted.text()).slice(0, 300)}`,
+		)
+	)
+		return;
+
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: FORM_EXAMPLE.id }));
+	let executionId: string | undefined;
+	const deadline = Date.now() + 90_000;
+	while (!executionId && Date.now() < deadline) {
+		const list = await session.rest(`/rest/executions?filter=${filter}`);
+		const results = (list.json.data?.results ?? []) as Array<{ id: string; status: string }>;
+		executionId = results.find(
+			(entry) => !['new', 'running', 'waiting'].includes(entry.status),
+		)?.id;
+		if (!executionId) await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	if (!check(group, 'one execution finished', !!executionId, 'none within 90 s')) return;
+	const execution = (await session.rest(`/rest/executions/${executionId}`)).json.data ?? {};
+	const appRequire = createRequire(
+		join(requiredEnv('E2E_N8N_APP'), 'node_modules', 'n8n', 'package.json'),
+	);
+	const flatted = appRequire('flatted') as { parse(text: string): RunOutput['data'] };
+	const run: RunOutput = {
+		status: String(execution.status),
+		finished: execution.finished as boolean | undefined,
+		data: flatted.parse(String(execution.data)),
+	};
+	check(
+		group,
+		'execution finished with status success',
+		run.status === 'success' && !run.data.resultData.error,
+		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
+	);
+	const upload = nodeItems(group, run, FORM_EXAMPLE.trigger, 1)[0];
+	equal(
+		group,
+		`${FORM_EXAMPLE.trigger}: the uploaded mask is the item's binary "Mask" (size, type)`,
+		[upload?.binary?.Mask?.mimeType, upload?.binary?.Mask?.bytes],
+		['image/png', mask.length],
+	);
+	const items = nodeItems(group, run, FORM_EXAMPLE.node, 1);
+	if (items[0]) {
+		await checkTaskItem(ctx, group, FORM_EXAMPLE.node, 0, items[0], {
+			kind: 'objectRemover',
+			imageUrls: [sample(ctx, 'living-room.png')],
+			emptyType: 'single_furniture',
+			source: SOURCES['living-room.png'],
+			binary: 'emptied',
+		});
+	}
+	// The service's record: exactly one more task, the one the node emitted.
+	ctx.stats = service.stats() as unknown as Context['stats'];
+	const newTasks = ctx.stats!.tasks.slice(tasksBefore);
+	equal(
+		group,
+		'the service created exactly one task for the submission, the id the node emitted',
+		newTasks.map((task) => task.id),
+		[items[0]?.json.id],
+	);
+	for (const later of ctx.later.splice(0)) await later();
+}
+
+async function checkRunningApp(ctx: Context, service: RunningService, port: number): Promise<void> {
 	const group = 'n8n start (editor + credential test)';
 	const base = `http://127.0.0.1:${port}`;
 	const app = startN8nProcess(N8N_BIN, ['start'], { env, cwd: WORK });
@@ -798,6 +940,7 @@ async function checkRunningApp(service: RunningService, port: number): Promise<v
 		taskLines.push(
 			`  credential test: saved → ${String(ok.status)}; wrong key → ${String(wrongKey.status)}: ${String(wrongKey.message)}`,
 		);
+		await checkFormExample(ctx, service, base, session);
 	} catch (error) {
 		check(group, 'checks ran', false, (error as Error).stack);
 	} finally {
@@ -919,18 +1062,26 @@ async function main(): Promise<number> {
 		);
 
 		const descriptions = loadedDescriptions();
-		for (const example of EXAMPLES) {
+		for (const example of [...EXAMPLES, FORM_EXAMPLE]) {
 			const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowJson;
 			equal(`example ${example.file}`, 'workflow id', workflow.id, example.id);
-			checkExampleStatically(example.file, workflow, descriptions);
+			checkExampleStatically(
+				example.file,
+				workflow,
+				descriptions,
+				example === FORM_EXAMPLE ? 'n8n-nodes-base.formTrigger' : undefined,
+			);
 			writeFileSync(
 				join(WORK, 'workflows', example.file),
 				text.split(EXAMPLE_BASE_URL).join(service.baseUrl),
 			);
 		}
 		const others = readdirSync(join(REPO, 'examples')).filter(
-			(file) => file.endsWith('.json') && !EXAMPLES.some((example) => example.file === file),
+			(file) =>
+				file.endsWith('.json') &&
+				file !== FORM_EXAMPLE.file &&
+				!EXAMPLES.some((example) => example.file === file),
 		);
 		check(
 			'examples',
@@ -949,9 +1100,9 @@ async function main(): Promise<number> {
 		);
 		check(
 			'n8n import:workflow',
-			`exit code 0, ${EXAMPLES.length} workflows imported`,
+			`exit code 0, ${EXAMPLES.length + 1} workflows imported`,
 			imported.code === 0 &&
-				new RegExp(`imported ${EXAMPLES.length} workflows`, 'i').test(imported.stdout),
+				new RegExp(`imported ${EXAMPLES.length + 1} workflows`, 'i').test(imported.stdout),
 			`exit ${imported.code}`,
 		);
 
@@ -1000,7 +1151,7 @@ async function main(): Promise<number> {
 			requests: { byCode: Record<string, number>; byStatus: Record<string, number> };
 		};
 		ctx.stats = stats;
-		for (const later of ctx.later) await later();
+		for (const later of ctx.later.splice(0)) await later();
 		{
 			const group = 'service record (/__admin/stats)';
 			const serviceIds = stats.tasks.map((task) => task.id).sort();
@@ -1038,7 +1189,7 @@ async function main(): Promise<number> {
 
 		await timed(
 			'n8n start (editor, credential test)',
-			async () => await checkRunningApp(service, Number(env.N8N_PORT)),
+			async () => await checkRunningApp(ctx, service, Number(env.N8N_PORT)),
 		);
 	} finally {
 		await service.close();

@@ -1,4 +1,3 @@
- 
 // Envelope, authentication, body parsing, 64-bit ids and task lookup, on both interfaces.
 import type { RunningService } from '../../service/server.ts';
 import type { Kind } from './helpers.ts';
@@ -156,6 +155,31 @@ describe('API basics', () => {
 				1001,
 			);
 			expect((await result(service, kind, id, { apiKey: 'key-a' })).json.code).toBe(0);
+		},
+	);
+
+	it.each(KINDS)(
+		'%s: create is POST /api/v1/<kind>/generate, result is GET /api/v1/<kind>/result, nothing else',
+		async (kind) => {
+			const created = await call(service, 'POST', `/api/v1/${kind}/generate`, {
+				body: bodyOf(kind),
+			});
+			const id = idOf(created);
+			const fetched = await call(service, 'GET', `/api/v1/${kind}/result?taskId=${id}`);
+			expect(fetched.json).toMatchObject({ code: 0, data: { status: expect.any(String) } });
+			const asGet = await call(service, 'GET', `/api/v1/${kind}/generate`);
+			expect(asGet.status).toBe(405);
+			expect(asGet.headers.get('allow')).toBe('POST');
+			const asPost = await call(service, 'POST', `/api/v1/${kind}/result?taskId=${id}`, {
+				body: {},
+			});
+			expect(asPost.status).toBe(405);
+			expect(asPost.headers.get('allow')).toBe('GET');
+			for (const path of [`/api/v2/${kind}/generate`, `/api/${kind}/generate`]) {
+				const elsewhere = await call(service, 'POST', path, { body: bodyOf(kind) });
+				expect(elsewhere.status).toBe(404);
+				expect(elsewhere.json).toMatchObject({ code: 1001, data: null });
+			}
 		},
 	);
 

@@ -92,6 +92,38 @@ describe('task lifecycle', () => {
 		});
 	});
 
+	it('object remover: a queued task is Unprocessed with waitNumber 1 or more; 0 only while processing', async () => {
+		const ids = [await remove(), await remove(), await remove()];
+		expect(await Promise.all(ids.map((id) => state(id, 'objectRemover')))).toEqual([
+			{ status: 'Processing', waitNumber: 0, percentage: 0, output: null },
+			{ status: 'Processing', waitNumber: 0, percentage: 0, output: null },
+			{ status: 'Unprocessed', waitNumber: 2, percentage: 0, output: null },
+		]);
+		clock.advance(1000);
+		expect(await state(ids[2], 'objectRemover')).toEqual({
+			status: 'Processing',
+			waitNumber: 0,
+			percentage: 0,
+			output: null,
+		});
+	});
+
+	it('keeps Success and Failed once reached: later reads give the same task', async () => {
+		const fine = await enhance();
+		const failing = await remove(`${room}?fail=1`);
+		clock.advance(1000);
+		const first = [
+			(await result(service, 'photoEnhancer', fine)).json.data,
+			(await result(service, 'objectRemover', failing)).json.data,
+		];
+		expect(first.map((task) => task.status)).toEqual(['Success', 'Failed']);
+		await enhance();
+		await remove();
+		clock.advance(60_000);
+		expect((await result(service, 'photoEnhancer', fine)).json.data).toEqual(first[0]);
+		expect((await result(service, 'objectRemover', failing)).json.data).toEqual(first[1]);
+	});
+
 	it('ends a task Failed (output null, percentage 0) when the image URL contains "fail", and refunds it', async () => {
 		const failing = await enhance(`${room}?fail=1`);
 		const fine = await enhance();
@@ -125,6 +157,25 @@ describe('task lifecycle', () => {
 			status: 'Success',
 			refunded: false,
 		});
+	});
+
+	it('object remover: a Failed task has output null and percentage 0', async () => {
+		const failing = await remove(`${room}?fail=1`);
+		clock.advance(500);
+		expect(await state(failing, 'objectRemover')).toEqual({
+			status: 'Processing',
+			waitNumber: 0,
+			percentage: 50,
+			output: null,
+		});
+		clock.advance(500);
+		expect(await state(failing, 'objectRemover')).toEqual({
+			status: 'Failed',
+			waitNumber: 0,
+			percentage: 0,
+			output: null,
+		});
+		expect(service.balance('key')).toBe(100);
 	});
 
 	it("refunds the object remover's 1 credit too, without anyone polling", async () => {

@@ -1,5 +1,5 @@
- 
 // Photo enhancer create rules, credits, stored input and result images.
+import { PRESET_IDS } from '../../service/presets.ts';
 import type { RunningService } from '../../service/server.ts';
 import type { ImageServer } from './helpers.ts';
 import {
@@ -39,6 +39,7 @@ describe('photo enhancer', () => {
 			'/min.png': { body: fakePng(128, 128) },
 			'/narrow.png': { body: fakePng(127, 2000) },
 			'/huge.png': { body: fakePng(9000, 6000) },
+			'/huge-portrait.png': { body: fakePng(5000, 7500) },
 			'/max6000.png': { body: fakePng(6000, 6000) },
 			'/exactly-20mb.png': { body: fakePng(1000, 800, 20 * MB) },
 			'/over-20mb.png': { body: fakePng(1000, 800, 20 * MB + 1) },
@@ -130,6 +131,18 @@ describe('photo enhancer', () => {
 			);
 		});
 
+		it('accepts each of the 137 documented preset ids', async () => {
+			expect(PRESET_IDS).toHaveLength(137);
+			service.setAccount('local-dev-key', 10 * PRESET_IDS.length);
+			const imageUrl = images.url('/min.png');
+			for (const presetId of PRESET_IDS) {
+				const created = await create({ imageUrl, presetId });
+				expect({ presetId, code: created.json.code }).toEqual({ presetId, code: 0 });
+			}
+			expect(service.stats().tasksCreated.total).toBe(137);
+			expect(service.balance('local-dev-key')).toBe(0);
+		});
+
 		it('charges nothing for a rejected request', async () => {
 			await create({ imageUrl: room });
 			await create({ imageUrl: room, presetId: 'nope' });
@@ -186,6 +199,20 @@ describe('photo enhancer', () => {
 			}
 		});
 
+		it('scales an image over 6000 px down proportionally: the result keeps its aspect ratio', async () => {
+			for (const [path, imageSize, width, height] of [
+				['/huge.png', '4K', 4096, 2731],
+				['/huge-portrait.png', '2K', 1365, 2048],
+			] as const) {
+				const id = idOf(await create({ imageUrl: images.url(path), presetId: PRESET, imageSize }));
+				clock.advance(1000);
+				expect((await result(service, 'photoEnhancer', id)).json.data).toMatchObject({
+					status: 'Success',
+					output: { width, height },
+				});
+			}
+		});
+
 		it('allows 20 MB (20 x 1024 x 1024 bytes) per file, not one byte more', async () => {
 			expect(
 				(await create({ imageUrl: images.url('/exactly-20mb.png'), presetId: PRESET })).json.code,
@@ -221,6 +248,23 @@ describe('photo enhancer', () => {
 				1011,
 				/must be an http or https URL/,
 			);
+		});
+
+		it('accepts several images with any preset or a prompt alone, not only hdr-merge-hdr-merge', async () => {
+			const several = [room, sample(service, 'kitchen.png'), sample(service, 'exterior.png')];
+			const many = new Array<string>(12).fill(images.url('/min.png'));
+			for (const body of [
+				{ imageUrl: several, presetId: PRESET },
+				{ imageUrl: several, prompt: 'brighter' },
+				{ imageUrl: many, presetId: 'sky-replacement-blue-sky-clear-sky' },
+			]) {
+				const id = idOf(await create(body));
+				expect((await result(service, 'photoEnhancer', id)).json.data.input).toMatchObject({
+					imageUrl: body.imageUrl,
+					imageUrls: body.imageUrl,
+				});
+			}
+			expect(service.balance('local-dev-key')).toBe(70);
 		});
 
 		it('checks every image of an array and names the bad one by index', async () => {
