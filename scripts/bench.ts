@@ -13,12 +13,12 @@ import './n8n-env';
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
 import { runNode, type NodeName } from '../test/harness/engine';
+import { freePort } from '../test/n8n-app/n8n-process';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -39,17 +39,6 @@ interface Service {
 
 interface Stats {
 	requests: { total: number; byEndpoint: Record<string, { total: number }> };
-}
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 async function stats(service: Service): Promise<Stats> {
