@@ -35,21 +35,19 @@ import {
 	startN8nProcess,
 	untilReady,
 } from './n8n-process.ts';
+import { n8nVersion, PACKAGE, Report, requiredEnv, runMain, runSettings } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-function requiredEnv(name: string): string {
-	const value = process.env[name];
-	if (!value) throw new Error(`${name} must be set (run this through test/n8n-app/run.sh)`);
-	return value;
-}
-
-const REPO = requiredEnv('E2E_REPO');
-const WORK = requiredEnv('E2E_WORK');
-const USER_FOLDER = requiredEnv('E2E_USER_FOLDER');
-const N8N_BIN = join(requiredEnv('E2E_N8N_APP'), 'node_modules', 'n8n', 'bin', 'n8n');
-const PACKAGE = 'n8n-nodes-ideal-house';
+const RUNNER = 'test/n8n-app/run.sh';
+const {
+	repo: REPO,
+	work: WORK,
+	userFolder: USER_FOLDER,
+	n8nApp: N8N_APP,
+	n8nBin: N8N_BIN,
+} = runSettings('E2E', RUNNER);
 const NODE_TYPES = [`${PACKAGE}.photoEnhancer`, `${PACKAGE}.objectRemover`];
 const CREDENTIAL = {
 	id: 'IdealHouseLocal1',
@@ -69,44 +67,15 @@ const SERVICE_OPTIONS = {
 const COMMAND_TIMEOUT_MS = 180_000;
 const TWO_POW_53 = BigInt(2) ** BigInt(53);
 const PHOTO_SIZES: Record<string, number> = { '512': 512, '1K': 1024, '2K': 2048, '4K': 4096 };
-const OURS = /ideal.?house|photoEnhancer|objectRemover|idealHouseApi/i;
 
 // ---------------------------------------------------------------------------------------------
 // Checks and the summary
 
-interface Check {
-	group: string;
-	name: string;
-	ok: boolean;
-	detail?: string;
-}
-
-const checks: Check[] = [];
-const steps: Array<{ name: string; seconds: number; note?: string }> = [];
+const report = new Report();
+const check = report.check.bind(report);
+const equal = report.equal.bind(report);
+const timed = report.timed.bind(report);
 const taskLines: string[] = [];
-/** Problems worth a look that do not fail the run. */
-const otherWarnings = new Map<string, number>();
-const provokedLines = new Map<string, number>();
-
-function check(group: string, name: string, ok: boolean, detail?: string): boolean {
-	checks.push({ group, name, ok, detail: ok ? undefined : detail });
-	return ok;
-}
-
-function equal(group: string, name: string, actual: unknown, expected: unknown): boolean {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	return check(group, name, a === e, `expected ${e}, got ${a}`);
-}
-
-async function timed<T>(name: string, run: () => Promise<T>, note?: string): Promise<T> {
-	const start = Date.now();
-	try {
-		return await run();
-	} finally {
-		steps.push({ name, seconds: (Date.now() - start) / 1000, note });
-	}
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: ports, n8n commands, logs
@@ -130,48 +99,10 @@ async function n8n(step: string, args: string[]): Promise<CommandResult> {
  * `provoked`: complaints the step caused on purpose (listed in the summary, not failures).
  */
 function checkLoaderAndLogs(step: string, result: CommandResult, provoked?: RegExp): void {
-	const group = `log ${step}`;
-	const loaded = result.lines.find(
-		(line) => line.message === `Loaded all credentials and nodes from ${PACKAGE}`,
-	);
-	check(
-		group,
-		'loader: "Loaded all credentials and nodes" with 1 credential and 2 nodes',
-		loaded?.metadata?.credentials === 1 && loaded?.metadata?.nodes === 2,
-		loaded ? `metadata ${JSON.stringify(loaded.metadata)}` : 'no such log line',
-	);
-	const all = `${result.stdout}\n${result.stderr}`;
-	const failedLoad = all
-		.split('\n')
-		.filter((line) => /Failed to load package|Failed to load (node|credential)/i.test(line));
-	check(
-		group,
-		'no "Failed to load package" line',
-		failedLoad.length === 0,
-		failedLoad.join('\n').slice(0, 1000),
-	);
-	const ours: string[] = [];
-	for (const line of result.lines) {
-		if (line.level !== 'warn' && line.level !== 'error') continue;
-		// n8n's install folder (in stack traces) may itself have the package's name in it.
-		const text = `${line.message} ${JSON.stringify(line.metadata ?? {})}`
-			.split(requiredEnv('E2E_N8N_APP'))
-			.join('<n8n>');
-		if (provoked?.test(line.message)) {
-			const key = `${step}: ${line.level}: ${line.message.split('\n')[0].slice(0, 160)}`;
-			provokedLines.set(key, (provokedLines.get(key) ?? 0) + 1);
-		} else if (OURS.test(text)) ours.push(`${line.level}: ${text.slice(0, 400)}`);
-		else {
-			const key = `${line.level}: ${line.message.split('\n')[0].slice(0, 140)}`;
-			otherWarnings.set(key, (otherWarnings.get(key) ?? 0) + 1);
-		}
-	}
-	check(
-		group,
-		'no warning or error line about our package, nodes or credential',
-		ours.length === 0,
-		ours.join('\n'),
-	);
+	report.checkPackageLog(`log ${step}`, `${result.stdout}\n${result.stderr}`, {
+		n8nAppDir: N8N_APP,
+		provoked,
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,7 +253,7 @@ async function checkTaskItem(
 		);
 	}
 
-	let line = `  ${label.padEnd(46)} ${String(id).padEnd(20)} ${String(json.status).padEnd(11)}`;
+	let line = `${label.padEnd(46)} ${String(id).padEnd(20)} ${String(json.status).padEnd(11)}`;
 	if (json.status === 'Success') {
 		const output = json.output ?? {};
 		if (idOk)
@@ -569,7 +500,7 @@ const EXAMPLES: Example[] = [
 					['Unprocessed', 10, { item: 0 }],
 				);
 				taskLines.push(
-					`  ${'Create the task[0]'.padEnd(46)} ${String(id).padEnd(20)} ${String(created.json.status)}`,
+					`${'Create the task[0]'.padEnd(46)} ${String(id).padEnd(20)} ${String(created.json.status)}`,
 				);
 			}
 			const result = nodeItems(group, run, 'Get the result', 1)[0];
@@ -794,9 +725,7 @@ async function checkFormExample(
 	}
 	if (!check(group, 'one execution finished', !!executionId, 'none within 90 s')) return;
 	const execution = (await session.rest(`/rest/executions/${executionId}`)).json.data ?? {};
-	const appRequire = createRequire(
-		join(requiredEnv('E2E_N8N_APP'), 'node_modules', 'n8n', 'package.json'),
-	);
+	const appRequire = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json'));
 	const flatted = appRequire('flatted') as { parse(text: string): RunOutput['data'] };
 	const run: RunOutput = {
 		status: String(execution.status),
@@ -938,7 +867,7 @@ async function checkRunningApp(ctx: Context, service: RunningService, port: numb
 			JSON.stringify(plainHttp),
 		);
 		taskLines.push(
-			`  credential test: saved → ${String(ok.status)}; wrong key → ${String(wrongKey.status)}: ${String(wrongKey.message)}`,
+			`credential test: saved → ${String(ok.status)}; wrong key → ${String(wrongKey.status)}: ${String(wrongKey.message)}`,
 		);
 		await checkFormExample(ctx, service, base, session);
 	} catch (error) {
@@ -966,7 +895,7 @@ async function main(): Promise<number> {
 
 	// What the tarball publishes: the package's own files and nothing else.
 	{
-		const files = execFileSync('tar', ['-tzf', requiredEnv('E2E_TARBALL_PATH')], {
+		const files = execFileSync('tar', ['-tzf', requiredEnv('E2E_TARBALL_PATH', RUNNER)], {
 			encoding: 'utf8',
 		})
 			.split('\n')
@@ -1195,63 +1124,24 @@ async function main(): Promise<number> {
 		await service.close();
 	}
 
-	// Summary
-	const failed = checks.filter((entry) => !entry.ok);
-	const line = '-'.repeat(100);
-	console.log(`\n${line}\nn8n end-to-end summary`);
-	console.log(
-		`  n8n ${JSON.parse(readFileSync(join(requiredEnv('E2E_N8N_APP'), 'node_modules', 'n8n', 'package.json'), 'utf8')).version as string} on Node ${process.version}; package ${process.env.E2E_TARBALL ?? PACKAGE}`,
-	);
-	console.log(`  work folder: ${WORK}`);
-	console.log('\nSteps (seconds):');
-	const shellSteps = (process.env.E2E_SHELL_STEPS ?? '')
-		.split(';')
-		.filter(Boolean)
-		.map((entry) => entry.split('='));
-	for (const [name, seconds] of shellSteps)
-		console.log(`  ${name.padEnd(44)} ${Number(seconds).toFixed(1).padStart(6)}`);
-	for (const step of steps)
-		console.log(`  ${step.name.padEnd(44)} ${step.seconds.toFixed(1).padStart(6)}`);
-	console.log('\nWorkflows:');
-	for (const run of runs)
-		console.log(
-			`  ${run.example.id.padEnd(18)} ${run.example.file.padEnd(30)} ${run.status.padEnd(8)} ${run.seconds.toFixed(1)} s`,
-		);
-	console.log('\nItems (node[item], task id, status, size, credits, binary, result URL):');
-	for (const entry of taskLines) console.log(entry);
-	if (provokedLines.size) {
-		console.log('\nComplaints the test provoked on purpose (expected):');
-		for (const [message, count] of provokedLines) console.log(`  ${count}× ${message}`);
-	}
-	if (otherWarnings.size) {
-		console.log('\nn8n warnings/errors not about this package (for information):');
-		for (const [message, count] of otherWarnings) console.log(`  ${count}× ${message}`);
-	}
-	console.log('\nChecks:');
-	const groups = [...new Set(checks.map((entry) => entry.group))];
-	for (const group of groups) {
-		const inGroup = checks.filter((entry) => entry.group === group);
-		const bad = inGroup.filter((entry) => !entry.ok);
-		console.log(
-			`  ${bad.length ? 'FAIL' : 'ok  '} ${group}: ${inGroup.length - bad.length}/${inGroup.length}`,
-		);
-		for (const entry of bad)
-			console.log(
-				`         ✗ ${entry.name}\n           ${String(entry.detail ?? '')
-					.split('\n')
-					.join('\n           ')}`,
-			);
-	}
-	console.log(
-		`\n${failed.length ? 'FAILED' : 'PASSED'}: ${checks.length - failed.length} of ${checks.length} checks passed.\n${line}`,
-	);
-	return failed.length ? 1 : 0;
+	return report.print({
+		title: 'n8n end-to-end summary',
+		header: [
+			`n8n ${n8nVersion(N8N_APP)} on Node ${process.version}; package ${process.env.E2E_TARBALL ?? PACKAGE}`,
+			`work folder: ${WORK}`,
+		],
+		shellSteps: process.env.E2E_SHELL_STEPS,
+		sections: [
+			[
+				'Workflows:',
+				runs.map(
+					(run) =>
+						`${run.example.id.padEnd(18)} ${run.example.file.padEnd(30)} ${run.status.padEnd(8)} ${run.seconds.toFixed(1)} s`,
+				),
+			],
+			['Items (node[item], task id, status, size, credits, binary, result URL):', taskLines],
+		],
+	});
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(`n8n end-to-end test crashed: ${error.stack ?? String(error)}`);
-		process.exit(1);
-	},
-);
+runMain('n8n end-to-end test', main);

@@ -5,6 +5,10 @@
 #   install_package <work>    builds, packs and installs this package into <work>/user the way
 #                             n8n's community-package install does; sets USER_FOLDER, TARBALL
 #   step_done <name> <t0>     records a step's seconds in STEPS (printed by the summaries)
+#   apt_install <pkg>...      installs Debian packages (as root or through sudo), services not started
+#   make_work <name>          a fresh work folder in WORK; `keep_or_remove_work <code> <what>` in
+#                             the EXIT trap removes it after a pass, keeps it after a failure or
+#                             with KEEP_WORK=1
 #
 # N8N_APP_DIR: where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app, or under
 # $XDG_CACHE_HOME). Outside the repository, so fresh clones on the same machine reuse it; it is
@@ -21,6 +25,31 @@ step_done() { STEPS="${STEPS}$1=$(awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%
 fail() {
 	echo "${FAIL_PREFIX:-n8n end-to-end}: FAILED: $*" >&2
 	exit 1
+}
+
+apt_install() {
+	echo "Installing $* from Debian (apt-get) ..."
+	local sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || fail "$* missing, and installing needs root (apt-get install $*)"
+		sudo="sudo"
+	fi
+	${sudo} apt-get update -qq || fail "apt-get update"
+	# RUNLEVEL=1: the packages must not start system services; the tests run their own instances.
+	${sudo} env DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq --no-install-recommends "$@" >/dev/null ||
+		fail "apt-get install $*"
+}
+
+make_work() {
+	WORK="$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")"
+}
+
+keep_or_remove_work() {
+	if [ "$1" -ne 0 ] || [ "${KEEP_WORK:-}" = "1" ]; then
+		echo "Work folder kept: ${WORK} ($2)"
+	else
+		rm -rf "${WORK}"
+	fi
 }
 
 ensure_n8n_app() {

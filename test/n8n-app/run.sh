@@ -23,16 +23,8 @@ cd "${REPO}"
 
 ensure_n8n_app
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/n8n-app-e2e.XXXXXX")"
-cleanup() {
-	local code=$?
-	if [ "${code}" -ne 0 ] || [ "${KEEP_WORK:-}" = "1" ]; then
-		echo "Work folder kept: ${WORK} (n8n logs in ${WORK}/logs)"
-	else
-		rm -rf "${WORK}"
-	fi
-}
-trap cleanup EXIT
+make_work n8n-app-e2e
+trap 'keep_or_remove_work $? "n8n logs in ${WORK}/logs"' EXIT
 
 install_package "${WORK}"
 
