@@ -1,10 +1,21 @@
- 
 import nock from 'nock';
 
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { RequestBudget } from '../nodes/shared/throttle';
-import { runNode } from './harness/engine';
-import { OR, PE, api, clock, created, envelope, recorded, requestsTo, resetWire, taskResponse } from './helpers/api';
+import { logLines, runNode } from './harness/engine';
+import {
+	BIG_ID,
+	OR,
+	PE,
+	api,
+	clock,
+	created,
+	envelope,
+	recorded,
+	requestsTo,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
 
 const enhance = (parameters: Record<string, unknown> = {}) => ({
 	operation: 'enhance',
@@ -18,19 +29,38 @@ afterAll(() => nock.restore());
 
 describe('a create is retried only when the task certainly was not created', () => {
 	test.each([
-		['HTTP 429 (Retry-After honoured)', (scope: nock.Interceptor) => scope.reply(429, 'Too Many Requests', { 'Retry-After': '9' }), [9000]],
-		['code 1003', (scope: nock.Interceptor) => scope.reply(200, envelope('null', 1003, 'busy')), [2000]],
+		[
+			'HTTP 429 (Retry-After honoured)',
+			(scope: nock.Interceptor) => scope.reply(429, 'Too Many Requests', { 'Retry-After': '9' }),
+			[9000],
+		],
+		[
+			'code 1003',
+			(scope: nock.Interceptor) => scope.reply(200, envelope('null', 1003, 'busy')),
+			[2000],
+		],
 		[
 			'a refused connection',
-			(scope: nock.Interceptor) => scope.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+			(scope: nock.Interceptor) =>
+				scope.replyWithError(
+					Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+				),
 			[2000],
 		],
 	])('%s: one more create, one task', async (_name, fault, expectedWaits) => {
 		const scope = api();
 		fault(scope.post(PE.create));
-		scope.post(PE.create).reply(200, created('61')).get(PE.result).query(true).reply(200, taskResponse('61'));
+		scope
+			.post(PE.create)
+			.reply(200, created('61'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('61'));
 
-		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ waitForCompletion: false }) });
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ waitForCompletion: false }),
+		});
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({ id: '61', status: 'Unprocessed', creditsCharged: 10 });
@@ -41,21 +71,37 @@ describe('a create is retried only when the task certainly was not created', () 
 
 	test.each([
 		['HTTP 502', (scope: nock.Interceptor) => scope.reply(502, 'Bad Gateway')],
-		['HTTP 500 with an envelope', (scope: nock.Interceptor) => scope.reply(500, envelope('null', 1001, 'oops'))],
-		['HTTP 502 carrying a 1003 body (a gateway: the service may have acted)', (scope: nock.Interceptor) => scope.reply(502, envelope('null', 1003, 'upstream'))],
-		['a reset connection', (scope: nock.Interceptor) => scope.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))],
-		['a truncated body', (scope: nock.Interceptor) => scope.reply(200, '{"code":0,"message":"ok","data":18392019')],
-	])('%s: no second create (it could charge twice), and the error says the task may exist', async (_name, fault) => {
-		const scope = api();
-		fault(scope.post(PE.create));
-		scope.post(PE.create).reply(200, created('62'));
+		[
+			'HTTP 500 with an envelope',
+			(scope: nock.Interceptor) => scope.reply(500, envelope('null', 1001, 'oops')),
+		],
+		[
+			'HTTP 502 carrying a 1003 body (a gateway: the service may have acted)',
+			(scope: nock.Interceptor) => scope.reply(502, envelope('null', 1003, 'upstream')),
+		],
+		[
+			'a reset connection',
+			(scope: nock.Interceptor) =>
+				scope.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),
+		],
+		[
+			'a truncated body',
+			(scope: nock.Interceptor) => scope.reply(200, '{"code":0,"message":"ok","data":18392019'),
+		],
+	])(
+		'%s: no second create (it could charge twice), and the error says the task may exist',
+		async (_name, fault) => {
+			const scope = api();
+			fault(scope.post(PE.create));
+			scope.post(PE.create).reply(200, created('62'));
 
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
+			const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(requestsTo(PE.create)).toHaveLength(1);
-		expect(error?.description).toContain('may have been created and charged');
-		expect(clock.sleeps).toEqual([]);
-	});
+			expect(requestsTo(PE.create)).toHaveLength(1);
+			expect(error?.description).toContain('may have been created and charged');
+			expect(clock.sleeps).toEqual([]);
+		},
+	);
 
 	test('gives up after five refused attempts, backing off 2, 4, 8, 16 s', async () => {
 		api().post(OR.create).times(5).reply(429, 'Too Many Requests');
@@ -82,7 +128,10 @@ describe('a create is retried only when the task certainly was not created', () 
 			.query(true)
 			.reply(200, taskResponse('63'));
 
-		const { items } = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId: '63' } });
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '63' },
+		});
 
 		expect(items[0].json).toMatchObject({ id: '63', status: 'Success', creditsCharged: 10 });
 		expect(requestsTo(PE.result)).toHaveLength(3);
@@ -139,8 +188,16 @@ describe('bulk runs', () => {
 		]) {
 			resetWire();
 			nodeClock.random = () => random;
-			api().post(PE.create).reply(200, created('65')).get(PE.result).query(true).reply(200, taskResponse('65'));
-			await runNode({ node: 'photoEnhancer', parameters: enhance({ options: { pollInterval: interval } }) });
+			api()
+				.post(PE.create)
+				.reply(200, created('65'))
+				.get(PE.result)
+				.query(true)
+				.reply(200, taskResponse('65'));
+			await runNode({
+				node: 'photoEnhancer',
+				parameters: enhance({ options: { pollInterval: interval } }),
+			});
 			expect(clock.sleeps).toEqual([expected]);
 		}
 	});
@@ -151,7 +208,9 @@ describe('bulk runs', () => {
 			.post(PE.create)
 			.times(3)
 			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.includes('broke') ? envelope('null', 1011, 'image too small') : created('66'),
+				(body as { imageUrl: string }).imageUrl.includes('broke')
+					? envelope('null', 1011, 'image too small')
+					: created('66'),
 			);
 		scope.get(PE.result).query(true).times(2).reply(200, taskResponse('66'));
 
@@ -166,7 +225,11 @@ describe('bulk runs', () => {
 			onError: 'continueRegularOutput',
 		});
 
-		expect(items.map((item) => item.json.status ?? 'error')).toEqual(['Success', 'error', 'Success']);
+		expect(items.map((item) => item.json.status ?? 'error')).toEqual([
+			'Success',
+			'error',
+			'Success',
+		]);
 		expect(items[1].json.error).toMatch(/1011 \(PARAM_ERROR\).*image too small/);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
@@ -207,14 +270,22 @@ describe('what a task cost, and timeouts', () => {
 		expect(errorItems).toHaveLength(1);
 		expect(errorItems[0].json).toEqual({
 			error: 'Ideal House Object Remover task 68 failed. Its 1 credit was refunded automatically',
-			details: { id: '68', creditsCharged: 0, description: expect.stringContaining('could not process this image') },
+			details: {
+				id: '68',
+				creditsCharged: 0,
+				description: expect.stringContaining('could not process this image'),
+			},
 		});
 		expect(errorItems[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	test('a timed-out item that fails still says which task was paid for', async () => {
 		const scope = api().post(PE.create).reply(200, created('69'));
-		scope.get(PE.result).query(true).times(10).reply(200, taskResponse('69', { status: 'Processing', percentage: 80 }));
+		scope
+			.get(PE.result)
+			.query(true)
+			.times(10)
+			.reply(200, taskResponse('69', { status: 'Processing', percentage: 80 }));
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -224,13 +295,21 @@ describe('what a task cost, and timeouts', () => {
 
 		expect(items[0].json).toEqual({
 			error: 'Task 69 did not finish within 8 s (last status Processing, 80%)',
-			details: { id: '69', creditsCharged: 10, description: expect.stringContaining('Get Result operation and task ID 69') },
+			details: {
+				id: '69',
+				creditsCharged: 10,
+				description: expect.stringContaining('Get Result operation and task ID 69'),
+			},
 		});
 	});
 
 	test('On Timeout "Output the Last Status" emits the task as last seen, to finish later', async () => {
 		const scope = api().post(PE.create).reply(200, created('70'));
-		scope.get(PE.result).query(true).times(10).reply(200, taskResponse('70', { status: 'Processing', percentage: 80 }));
+		scope
+			.get(PE.result)
+			.query(true)
+			.times(10)
+			.reply(200, taskResponse('70', { status: 'Processing', percentage: 80 }));
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -240,10 +319,90 @@ describe('what a task cost, and timeouts', () => {
 		expect(error).toBeUndefined();
 		expect(items).toEqual([
 			{
-				json: { id: '70', status: 'Processing', waitNumber: 0, percentage: 80, input: {}, output: null, creditsCharged: 10 },
+				json: {
+					id: '70',
+					status: 'Processing',
+					waitNumber: 0,
+					percentage: 80,
+					input: {},
+					output: null,
+					creditsCharged: 10,
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
 		expect(requestsTo(PE.result)).toHaveLength(2);
+	});
+});
+
+describe("a created task's id is in n8n's log before the node waits for it", () => {
+	const createdLines = () =>
+		logLines
+			.filter((line) => line.startsWith('info Ideal House ') && / task \d+ created /.test(line))
+			.map((line) => ({
+				message: line.slice(0, line.indexOf(' {')),
+				meta: JSON.parse(line.slice(line.indexOf(' {') + 1)),
+			}));
+
+	beforeEach(() => logLines.splice(0));
+
+	test('every create logs the exact id, execution, node and item, also when the wait never ends', async () => {
+		const scope = api()
+			.post(OR.create)
+			.reply(200, created(BIG_ID))
+			.post(OR.create)
+			.reply(200, created('71'));
+		scope.get(OR.result).query({ taskId: '71' }).reply(200, taskResponse('71'));
+		// The first task never finishes: its item fails on the timeout, and the log still holds its id.
+		scope
+			.get(OR.result)
+			.query({ taskId: BIG_ID })
+			.times(10)
+			.reply(200, taskResponse(BIG_ID, { status: 'Processing' }));
+
+		const { items, executionId } = await runNode({
+			node: 'objectRemover',
+			parameters: {
+				operation: 'remove',
+				imageUrl: '={{ $json.url }}',
+				emptyType: 'whole_house',
+				options: { timeout: 8 },
+			},
+			items: [
+				{ json: { url: 'https://photos.example.com/a.jpg' } },
+				{ json: { url: 'https://photos.example.com/b.jpg' } },
+			],
+			onError: 'continueRegularOutput',
+		});
+
+		expect(items.map((item) => item.json.id ?? (item.json.details as { id: string }).id)).toEqual([
+			BIG_ID,
+			'71',
+		]);
+		const common = { kind: 'objectRemover', node: 'Ideal House', executionId, workflowId: 'wf-1' };
+		expect(createdLines().sort((a, b) => a.meta.itemIndex - b.meta.itemIndex)).toEqual([
+			{
+				message: `info Ideal House Object Remover task ${BIG_ID} created (execution ${executionId}, workflow wf-1, node "Ideal House", item 0)`,
+				meta: { taskId: BIG_ID, itemIndex: 0, ...common },
+			},
+			{
+				message: `info Ideal House Object Remover task 71 created (execution ${executionId}, workflow wf-1, node "Ideal House", item 1)`,
+				meta: { taskId: '71', itemIndex: 1, ...common },
+			},
+		]);
+	});
+
+	test('a create that fails logs nothing', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, envelope('null', 9051, 'coins not enough'));
+
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(),
+			onError: 'continueRegularOutput',
+		});
+
+		expect(createdLines()).toEqual([]);
 	});
 });

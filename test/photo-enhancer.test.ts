@@ -1,7 +1,6 @@
- 
 import nock from 'nock';
 
-import { runNode } from './harness/engine';
+import { logLines, runNode } from './harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
@@ -63,7 +62,11 @@ describe('Photo Enhancer: enhance and wait', () => {
 					waitNumber: 0,
 					percentage: 100,
 					input: { presetId: 'sky-replacement-sunset-sky' },
-					output: { resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`, width: 4096, height: 3072 },
+					output: {
+						resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`,
+						width: 4096,
+						height: 3072,
+					},
 					creditsCharged: 10,
 				},
 				pairedItem: { item: 0 },
@@ -74,18 +77,38 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test.each([
-		['a prompt only', { presetId: '', prompt: '  Brighten the room  ' }, { prompt: 'Brighten the room' }],
+		[
+			'a prompt only',
+			{ presetId: '', prompt: '  Brighten the room  ' },
+			{ prompt: 'Brighten the room' },
+		],
 		[
 			'a preset and a prompt',
 			{ presetId: 'virtual-twilight-luxury-twilight', prompt: 'Warm windows' },
 			{ presetId: 'virtual-twilight-luxury-twilight', prompt: 'Warm windows' },
 		],
-		['image size 2K', { imageSize: '2K' }, { presetId: 'sky-replacement-sunset-sky', imageSize: '2K' }],
-		['image size 512', { imageSize: '512' }, { presetId: 'sky-replacement-sunset-sky', imageSize: '512' }],
+		[
+			'image size 2K',
+			{ imageSize: '2K' },
+			{ presetId: 'sky-replacement-sunset-sky', imageSize: '2K' },
+		],
+		[
+			'image size 512',
+			{ imageSize: '512' },
+			{ presetId: 'sky-replacement-sunset-sky', imageSize: '512' },
+		],
 	])('sends %s', async (_name, parameters, expected) => {
-		api().post(PE.create).reply(200, created('42')).get(PE.result).query(true).reply(200, taskResponse('42'));
+		api()
+			.post(PE.create)
+			.reply(200, created('42'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('42'));
 
-		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance(parameters) });
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(parameters),
+		});
 
 		expect(error).toBeUndefined();
 		expect(recorded[0].body).toEqual({
@@ -97,12 +120,19 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test('an expression that yields a list of URLs is sent as a list', async () => {
-		api().post(PE.create).reply(200, created('7')).get(PE.result).query(true).reply(200, taskResponse('7'));
+		api()
+			.post(PE.create)
+			.reply(200, created('7'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('7'));
 
 		await runNode({
 			node: 'photoEnhancer',
 			parameters: enhance({ imageUrl: '={{ $json.brackets }}', presetId: 'hdr-merge-hdr-merge' }),
-			items: [{ json: { brackets: ['https://a.example.com/1.jpg', 'https://a.example.com/2.jpg'] } }],
+			items: [
+				{ json: { brackets: ['https://a.example.com/1.jpg', 'https://a.example.com/2.jpg'] } },
+			],
 		});
 
 		expect(recorded[0].body).toEqual({
@@ -112,21 +142,66 @@ describe('Photo Enhancer: enhance and wait', () => {
 		});
 	});
 
+	test("a list of URLs without HDR Merge is sent as asked, with a warning in n8n's log; with HDR Merge, none", async () => {
+		const brackets = ['https://a.example.com/1.jpg', 'https://a.example.com/2.jpg'];
+		const scope = api();
+		for (const id of ['11', '12'])
+			scope
+				.post(PE.create)
+				.reply(200, created(id))
+				.get(PE.result)
+				.query({ taskId: id })
+				.reply(200, taskResponse(id));
+		logLines.splice(0);
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.brackets }}', presetId: '={{ $json.preset }}' }),
+			items: [
+				{ json: { brackets, preset: 'sky-replacement-sunset-sky' } },
+				{ json: { brackets, preset: 'hdr-merge-hdr-merge' } },
+			],
+		});
+
+		expect(items.map((item) => item.json.status)).toEqual(['Success', 'Success']);
+		expect(
+			recorded
+				.filter((call) => call.method === 'POST')
+				.map((call) => (call.body as { imageUrl: unknown }).imageUrl),
+		).toEqual([brackets, brackets]);
+		expect(logLines.filter((line) => line.startsWith('warn '))).toEqual([
+			expect.stringContaining('Item 0: 2 images sent without the HDR Merge preset'),
+		]);
+	});
+
 	test('URLs typed one by one are sent as one list', async () => {
-		api().post(PE.create).reply(200, created('8')).get(PE.result).query(true).reply(200, taskResponse('8'));
+		api()
+			.post(PE.create)
+			.reply(200, created('8'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('8'));
 
 		await runNode({
 			node: 'photoEnhancer',
 			parameters: enhance({
 				imageInput: 'urls',
 				imageUrl: 'https://ignored.example.com/hidden.jpg',
-				imageUrls: ['https://a.example.com/dark.jpg', ' https://a.example.com/mid.jpg ', 'https://a.example.com/bright.jpg'],
+				imageUrls: [
+					'https://a.example.com/dark.jpg',
+					' https://a.example.com/mid.jpg ',
+					'https://a.example.com/bright.jpg',
+				],
 				presetId: 'hdr-merge-hdr-merge',
 			}),
 		});
 
 		expect(recorded[0].body).toEqual({
-			imageUrl: ['https://a.example.com/dark.jpg', 'https://a.example.com/mid.jpg', 'https://a.example.com/bright.jpg'],
+			imageUrl: [
+				'https://a.example.com/dark.jpg',
+				'https://a.example.com/mid.jpg',
+				'https://a.example.com/bright.jpg',
+			],
 			presetId: 'hdr-merge-hdr-merge',
 			imageSize: '4K',
 		});
@@ -148,7 +223,10 @@ describe('Photo Enhancer: enhance and wait', () => {
 				.get(PE.result)
 				.query(true)
 				.reply(200, taskResponse('9'));
-			await runNode({ node: 'photoEnhancer', parameters: enhance({ options: { pollInterval: asked } }) });
+			await runNode({
+				node: 'photoEnhancer',
+				parameters: enhance({ options: { pollInterval: asked } }),
+			});
 			expect(clock.sleeps).toEqual([expected, expected]);
 		}
 	});
@@ -166,8 +244,20 @@ describe('Photo Enhancer: enhance and wait', () => {
 		});
 
 		// n8n starts every item's request before any of them is answered: all creates come first.
-		expect(recorded.map((request) => request.method)).toEqual(['POST', 'POST', 'POST', 'GET', 'GET', 'GET']);
-		expect(recorded.slice(0, 3).map((request) => (request.body as { imageUrl: string }).imageUrl).sort()).toEqual([
+		expect(recorded.map((request) => request.method)).toEqual([
+			'POST',
+			'POST',
+			'POST',
+			'GET',
+			'GET',
+			'GET',
+		]);
+		expect(
+			recorded
+				.slice(0, 3)
+				.map((request) => (request.body as { imageUrl: string }).imageUrl)
+				.sort(),
+		).toEqual([
 			'https://photos.example.com/0.jpg',
 			'https://photos.example.com/1.jpg',
 			'https://photos.example.com/2.jpg',
@@ -188,20 +278,36 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 		});
 
 		expect(recorded).toHaveLength(1);
-		expect(items).toEqual([{ json: { id: BIG_ID, status: 'Unprocessed', creditsCharged: 10 }, pairedItem: { item: 0 } }]);
+		expect(items).toEqual([
+			{ json: { id: BIG_ID, status: 'Unprocessed', creditsCharged: 10 }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	test('Get Result reads a 64-bit task id without losing a digit', async () => {
-		api().get(PE.result).query({ taskId: BIG_ID }).reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 64 }));
+		api()
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 64 }));
 
-		const { items } = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId: ` ${BIG_ID} ` } });
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: ` ${BIG_ID} ` },
+		});
 
 		expect(recorded).toHaveLength(1);
 		expect(recorded[0]).toMatchObject({ method: 'GET', query: { taskId: BIG_ID } });
 		expect(recorded[0].headers.apikey).toBe(API_KEY);
 		expect(items).toEqual([
 			{
-				json: { id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 64, input: {}, output: null, creditsCharged: 10 },
+				json: {
+					id: BIG_ID,
+					status: 'Processing',
+					waitNumber: 0,
+					percentage: 64,
+					input: {},
+					output: null,
+					creditsCharged: 10,
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -221,7 +327,9 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 
 	test('Get Result can download the finished image', async () => {
 		api().get(PE.result).query(true).reply(200, taskResponse('55'));
-		nock('https://cdn.ideal.house').get('/results/55.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
+		nock('https://cdn.ideal.house')
+			.get('/results/55.png')
+			.reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -235,16 +343,32 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 
 describe('Photo Enhancer: result download', () => {
 	test('attaches the image under the chosen property, without sending the API key to the file host', async () => {
-		api().post(PE.create).reply(200, created('77')).get(PE.result).query(true).reply(200, taskResponse('77', {
-			output: { resultUrl: 'https://files.example.net/out/render?sig=abc', width: 1, height: 1 },
-		}));
+		api()
+			.post(PE.create)
+			.reply(200, created('77'))
+			.get(PE.result)
+			.query(true)
+			.reply(
+				200,
+				taskResponse('77', {
+					output: {
+						resultUrl: 'https://files.example.net/out/render?sig=abc',
+						width: 1,
+						height: 1,
+					},
+				}),
+			);
 		const download = nock('https://files.example.net')
 			.get('/out/render')
 			.query({ sig: 'abc' })
-			.reply(200, function () {
-				expect(this.req.headers.apikey).toBeUndefined();
-				return TINY_PNG;
-			}, { 'Content-Type': 'application/octet-stream' });
+			.reply(
+				200,
+				function () {
+					expect(this.req.headers.apikey).toBeUndefined();
+					return TINY_PNG;
+				},
+				{ 'Content-Type': 'application/octet-stream' },
+			);
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -255,7 +379,11 @@ describe('Photo Enhancer: result download', () => {
 		expect(download.isDone()).toBe(true);
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['enhanced']);
 		// The type comes from the bytes when the host does not say it.
-		expect(items[0].binary!.enhanced).toMatchObject({ mimeType: 'image/png', fileName: 'ideal-house-77.png', fileExtension: 'png' });
+		expect(items[0].binary!.enhanced).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'ideal-house-77.png',
+			fileExtension: 'png',
+		});
 		expect(items[0].binary!.enhanced.data).toBe(TINY_PNG.toString('base64'));
 		expect(items[0].json.id).toBe('77');
 	});

@@ -45,6 +45,25 @@ function tagged(ctx: IExecuteSingleFunctions, error: unknown, origin: ErrorOrigi
 	return nodeError;
 }
 
+/**
+ * The task is paid for from here on. While the node waits, its id exists only in this process,
+ * so it goes to n8n's log at once: if the process dies (a queue-mode worker killed mid-run), the
+ * log is where the id can still be found and the task finished with Get Result.
+ */
+function logCreated(ctx: IExecuteSingleFunctions, kind: TaskKind, taskId: string): void {
+	const where = {
+		executionId: ctx.getExecutionId(),
+		workflowId: ctx.getWorkflow().id,
+		node: ctx.getNode().name,
+		itemIndex: ctx.getItemIndex(),
+	};
+	// n8n's default log format prints the message alone: it names everything needed to find the task.
+	ctx.logger.info(
+		`Ideal House ${KINDS[kind].label} task ${taskId} created (execution ${where.executionId}, workflow ${where.workflowId}, node "${where.node}", item ${where.itemIndex})`,
+		{ taskId, kind, ...where },
+	);
+}
+
 /** After a create call: the new task, or — with Wait for Completion — its final state. */
 function receiveCreatedTask(kind: TaskKind) {
 	return async function (
@@ -58,9 +77,14 @@ function receiveCreatedTask(kind: TaskKind) {
 		} catch (error) {
 			throw tagged(this, error, { phase: 'response' });
 		}
+		logCreated(this, kind, taskId);
 		try {
 			if (this.getNodeParameter('waitForCompletion', true) === false) {
-				const json = { id: taskId, status: 'Unprocessed', creditsCharged: creditsCharged(kind, 'Unprocessed') };
+				const json = {
+					id: taskId,
+					status: 'Unprocessed',
+					creditsCharged: creditsCharged(kind, 'Unprocessed'),
+				};
 				return [{ json, pairedItem: { item: this.getItemIndex() } }];
 			}
 			const options = readWaitOptions(this);
@@ -134,13 +158,23 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		const fail = (error: NodeApiError | NodeOperationError, origin?: ErrorOrigin): INodeExecutionData[] => {
+		const fail = (
+			error: NodeApiError | NodeOperationError,
+			origin?: ErrorOrigin,
+		): INodeExecutionData[] => {
 			if (!this.continueOnFail()) throw error;
-			return [{ json: errorJson(kind, operation, error, origin), pairedItem: { item: this.getItemIndex() } }];
+			return [
+				{
+					json: errorJson(kind, operation, error, origin),
+					pairedItem: { item: this.getItemIndex() },
+				},
+			];
 		};
 		if (validate) {
 			try {
-				requestData.options.body = await validate.call(this, { ...(requestData.options.body as IDataObject) });
+				requestData.options.body = await validate.call(this, {
+					...(requestData.options.body as IDataObject),
+				});
 			} catch (error) {
 				return fail(asNodeError(this, error));
 			}
@@ -163,11 +197,15 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 				fault !== undefined &&
 				origin?.phase !== 'task' &&
 				(operation === 'read' || fault.notProcessed === true);
-			if (retryable && (await pause(this, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), fault.retryAfterMs ?? 0)))) {
+			if (
+				retryable &&
+				(await pause(this, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), fault.retryAfterMs ?? 0)))
+			) {
 				continue;
 			}
 			if (operation === 'create' && fault && !fault.notProcessed && origin?.phase !== 'task') {
-				error.description = `${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
+				error.description =
+					`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
 			}
 			return fail(error, origin);
 		}
@@ -197,5 +235,3 @@ export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
 		output: { postReceive: [receiveTaskResult(kind)] },
 	};
 }
-
-

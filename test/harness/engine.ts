@@ -1,9 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * Runs one of the package's nodes inside n8n-core's real workflow engine (WorkflowExecute →
  * RoutingNode), the way n8n runs it for users: parameters resolved by n8n, the credential's
  * own `authenticate`, n8n's HTTP helpers on the wire (so nock or a local service answers).
  */
+import { dirname } from 'node:path';
+
 import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
@@ -39,13 +41,27 @@ const record =
 	(message: string, meta?: object): void => {
 		logLines.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
 	};
-LoggerProxy.init({
+const recordingLogger = {
 	error: record('error'),
 	warn: record('warn'),
 	info: record('info'),
 	debug: record('debug'),
-	scoped: () => LoggerProxy,
-} as never);
+	scoped: () => recordingLogger,
+};
+LoggerProxy.init(recordingLogger as never);
+/**
+ * A node's `this.logger` is n8n's DI Logger, whose first construction would also take over
+ * LoggerProxy: the recorder stands in for it, taken from the copy of the DI container n8n-core uses.
+ */
+function fromN8nCore(name: string): Record<string, unknown> {
+	const coreDir = dirname(require.resolve('n8n-core/package.json'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(require.resolve(name, { paths: [coreDir] })) as Record<string, unknown>;
+}
+const { Container } = fromN8nCore('@n8n/di') as {
+	Container: { set(type: unknown, value: unknown): void };
+};
+Container.set(fromN8nCore('@n8n/backend-common').Logger, recordingLogger);
 
 function loadNodeType(name: NodeName): INodeType {
 	const nodeType = name === 'photoEnhancer' ? new PhotoEnhancer() : new ObjectRemover();
@@ -80,7 +96,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
 		const authenticate = credentialType.authenticate;
-		if (typeof authenticate !== 'function') throw new Error('The credential must authenticate with a function');
+		if (typeof authenticate !== 'function')
+			throw new Error('The credential must authenticate with a function');
 		return await authenticate(credentials, requestOptions);
 	}
 
@@ -129,6 +146,7 @@ export interface RunResult {
 	/** The node's error when the node failed as a whole. */
 	error?: IDataObject & { message: string; description?: string };
 	run: IRun;
+	executionId: string;
 }
 
 export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
@@ -204,9 +222,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 	} as unknown as IRunExecutionData;
 
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	const execution = new WorkflowExecute(
+		additionalData,
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	let timer: NodeJS.Timeout | undefined;
 	if (options.cancelAfterMs !== undefined) {
 		timer = setTimeout(() => execution.cancel(), options.cancelAfterMs);
@@ -223,6 +243,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		errorItems: task?.data?.main?.[1] ?? [],
 		error: (task?.error ?? run.data.resultData.error) as RunResult['error'],
 		run,
+		executionId,
 	};
 }
 
@@ -235,7 +256,9 @@ export interface CredentialTestResult {
  * The credential's own test, run as n8n's credential tester runs a declarative test: its
  * request on a bare node (no defaults of ours), then its responseSuccessBody rules in order.
  */
-export async function runCredentialTest(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+export async function runCredentialTest(
+	credentials: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
 	const test = credentialType.test!;
 	const bareNode: INodeType = {
 		description: {
@@ -248,14 +271,26 @@ export async function runCredentialTest(credentials: ICredentialDataDecryptedObj
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: credentialType.name, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: test.request },
+				},
+			],
 		},
 	} as INodeType;
 	const { items, error } = await runNode({ node: bareNode, parameters: {}, credentials });
 	if (error) return { status: 'Error', message: error.message };
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
-		const { key, value, message } = rule.properties as { key: string; value: unknown; message: string };
+		const { key, value, message } = rule.properties as {
+			key: string;
+			value: unknown;
+			message: string;
+		};
 		if ((items[0]?.json as IDataObject)[key] === value) return { status: 'Error', message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
