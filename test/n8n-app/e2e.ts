@@ -35,7 +35,16 @@ import {
 	startN8nProcess,
 	untilReady,
 } from './n8n-process.ts';
-import { n8nVersion, PACKAGE, Report, requiredEnv, runMain, runSettings } from './report.ts';
+import {
+	n8nVersion,
+	PACKAGE,
+	Report,
+	requiredEnv,
+	runMain,
+	runSettings,
+	localCredential,
+	SAMPLE_BASE_URL,
+} from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -49,13 +58,7 @@ const {
 	n8nBin: N8N_BIN,
 } = runSettings('E2E', RUNNER);
 const NODE_TYPES = [`${PACKAGE}.photoEnhancer`, `${PACKAGE}.objectRemover`];
-const CREDENTIAL = {
-	id: 'IdealHouseLocal1',
-	name: 'Ideal House (local service)',
-	type: 'idealHouseApi',
-};
-/** The base URL the examples use: `npm run service` listens there. */
-const EXAMPLE_BASE_URL = 'http://127.0.0.1:8787';
+const CREDENTIAL = localCredential('IdealHouseLocal1');
 const API_KEY = 'n8n-e2e-key';
 const START_CREDITS = 1000;
 const SERVICE_OPTIONS = {
@@ -576,8 +579,8 @@ function checkExampleStatically(
 	const text = readFileSync(join(REPO, 'examples', file), 'utf8');
 	check(
 		group,
-		`uses the sample base URL ${EXAMPLE_BASE_URL}`,
-		text.includes(EXAMPLE_BASE_URL),
+		`uses the sample base URL ${SAMPLE_BASE_URL}`,
+		text.includes(SAMPLE_BASE_URL),
 		'placeholder not found',
 	);
 	check(
@@ -1003,7 +1006,7 @@ async function main(): Promise<number> {
 			);
 			writeFileSync(
 				join(WORK, 'workflows', example.file),
-				text.split(EXAMPLE_BASE_URL).join(service.baseUrl),
+				text.split(SAMPLE_BASE_URL).join(service.baseUrl),
 			);
 		}
 		const others = readdirSync(join(REPO, 'examples')).filter(

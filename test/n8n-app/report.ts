@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import { type LogLine, parseLogLines } from './n8n-process.ts';
 
 export const PACKAGE = 'n8n-nodes-ideal-house';
+/**
+ * The base URL the example and test workflows use for the local service's sample images
+ * (`npm run service` listens there); each driver swaps in its own service's address.
+ */
+export const SAMPLE_BASE_URL = 'http://127.0.0.1:8787';
+
+/** The "Ideal House API" credential a driver imports (its data points at the driver's service). */
+export function localCredential(id: string) {
+	return { id, name: 'Ideal House (local service)', type: 'idealHouseApi' };
+}
+
 /** A log line about this package, its nodes or its credential. */
 const OURS = /ideal.?house|photoEnhancer|objectRemover|idealHouseApi/i;
 

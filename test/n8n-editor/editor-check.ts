@@ -33,7 +33,16 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { n8nVersion, PACKAGE, Report, runMain, runSettings, sleep } from '../n8n-app/report.ts';
+import {
+	n8nVersion,
+	PACKAGE,
+	Report,
+	runMain,
+	runSettings,
+	sleep,
+	localCredential,
+	SAMPLE_BASE_URL,
+} from '../n8n-app/report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -52,13 +61,7 @@ const DOCS = join(REPO, 'docs');
 
 const PHOTO_ENHANCER = { name: 'Photo Enhancer', type: `${PACKAGE}.photoEnhancer` };
 const OBJECT_REMOVER = { name: 'Object Remover', type: `${PACKAGE}.objectRemover` };
-const CREDENTIAL = {
-	id: 'IdealHouseEditor1',
-	name: 'Ideal House (local service)',
-	type: 'idealHouseApi',
-};
-/** The base URL workflow.json uses for the sample images; replaced by the service's. */
-const SAMPLE_BASE_URL = 'http://127.0.0.1:8787';
+const CREDENTIAL = localCredential('IdealHouseEditor1');
 const API_KEY = 'n8n-editor-key';
 const WRONG_KEY = 'typed-by-mistake';
 const SERVICE_OPTIONS = {

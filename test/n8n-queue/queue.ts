@@ -40,7 +40,16 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { n8nVersion, Report, requiredEnv, runMain, runSettings, sleep } from '../n8n-app/report.ts';
+import {
+	n8nVersion,
+	Report,
+	requiredEnv,
+	runMain,
+	runSettings,
+	sleep,
+	localCredential,
+	SAMPLE_BASE_URL,
+} from '../n8n-app/report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -57,13 +66,7 @@ const PIDS_FILE = requiredEnv('QUEUE_PIDS_FILE', RUNNER);
 const HERE = join(REPO, 'test', 'n8n-queue');
 const RUN_START_MS = Number(requiredEnv('QUEUE_RUN_START', RUNNER)) * 1000;
 
-const CREDENTIAL = {
-	id: 'IdealHouseLocal1',
-	name: 'Ideal House (local service)',
-	type: 'idealHouseApi',
-};
-/** The base URL the workflow files use; replaced by the service's at import. */
-const SAMPLE_BASE_URL = 'http://127.0.0.1:8787';
+const CREDENTIAL = localCredential('IdealHouseLocal1');
 const API_KEY = 'n8n-queue-key';
 const START_CREDITS = 100_000;
 /** Short tasks for the runs that must finish; long ones while workers are killed. */
