@@ -35,6 +35,7 @@ import {
 	startN8nProcess,
 	untilReady,
 } from './n8n-process.ts';
+import { importCredential, importWorkflows } from './imports.ts';
 import {
 	n8nVersion,
 	PACKAGE,
@@ -893,7 +894,6 @@ async function checkRunningApp(ctx: Context, service: RunningService, port: numb
 
 async function main(): Promise<number> {
 	mkdirSync(join(WORK, 'logs'), { recursive: true });
-	mkdirSync(join(WORK, 'workflows'), { recursive: true });
 	env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: await freePort() });
 
 	// What the tarball publishes: the package's own files and nothing else.
@@ -970,30 +970,14 @@ async function main(): Promise<number> {
 				);
 		}
 
-		writeFileSync(
-			join(WORK, 'credentials.json'),
-			JSON.stringify(
-				[{ ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: service.baseUrl } }],
-				null,
-				2,
-			),
-		);
-		const credentials = await timed(
-			'n8n import:credentials',
-			async () =>
-				await n8n('import-credentials', [
-					'import:credentials',
-					`--input=${join(WORK, 'credentials.json')}`,
-				]),
-		);
-		check(
-			'n8n import:credentials',
-			'exit code 0, 1 credential imported',
-			credentials.code === 0 && /imported 1 credential/i.test(credentials.stdout),
-			`exit ${credentials.code}`,
-		);
+		const imports = { report, work: WORK, n8n };
+		await importCredential({ ...imports, group: 'n8n import:credentials' }, CREDENTIAL, {
+			apiKey: API_KEY,
+			baseUrl: service.baseUrl,
+		});
 
 		const descriptions = loadedDescriptions();
+		const workflowFiles: Array<{ file: string; text: string }> = [];
 		for (const example of [...EXAMPLES, FORM_EXAMPLE]) {
 			const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowJson;
@@ -1004,10 +988,7 @@ async function main(): Promise<number> {
 				descriptions,
 				example === FORM_EXAMPLE ? 'n8n-nodes-base.formTrigger' : undefined,
 			);
-			writeFileSync(
-				join(WORK, 'workflows', example.file),
-				text.split(SAMPLE_BASE_URL).join(service.baseUrl),
-			);
+			workflowFiles.push({ file: example.file, text });
 		}
 		const others = readdirSync(join(REPO, 'examples')).filter(
 			(file) =>
@@ -1021,21 +1002,10 @@ async function main(): Promise<number> {
 			others.length === 0,
 			`not covered: ${others.join(', ')}`,
 		);
-		const imported = await timed(
-			'n8n import:workflow',
-			async () =>
-				await n8n('import-workflows', [
-					'import:workflow',
-					'--separate',
-					`--input=${join(WORK, 'workflows')}`,
-				]),
-		);
-		check(
-			'n8n import:workflow',
-			`exit code 0, ${EXAMPLES.length + 1} workflows imported`,
-			imported.code === 0 &&
-				new RegExp(`imported ${EXAMPLES.length + 1} workflows`, 'i').test(imported.stdout),
-			`exit ${imported.code}`,
+		await importWorkflows(
+			{ ...imports, group: 'n8n import:workflow' },
+			workflowFiles,
+			service.baseUrl,
 		);
 
 		for (const example of EXAMPLES) {

@@ -33,6 +33,7 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
+import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
 import {
 	n8nVersion,
 	PACKAGE,
@@ -41,7 +42,6 @@ import {
 	runSettings,
 	sleep,
 	localCredential,
-	SAMPLE_BASE_URL,
 } from '../n8n-app/report.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -802,55 +802,30 @@ async function main(): Promise<number> {
 		const running = service;
 		console.log(`Local service on ${running.baseUrl} (tasks ${SERVICE_OPTIONS.taskDurationMs} ms)`);
 
-		const credentialsFile = join(WORK, 'credentials.json');
-		writeFileSync(
-			credentialsFile,
-			JSON.stringify(
-				[{ ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: running.baseUrl } }],
-				null,
-				2,
-			),
-		);
-		const command = async (step: string, args: string[]) =>
-			await timed(
-				`n8n ${args[0]}`,
-				async () =>
-					await runN8nCommand(N8N_BIN, args, {
-						env,
-						cwd: WORK,
-						logFile: logFile(WORK, step),
-						timeoutMs: 180_000,
-					}),
-			);
-		const credentials = await command('import-credentials', [
-			'import:credentials',
-			`--input=${credentialsFile}`,
-		]);
+		const imports = {
+			report,
+			group: 'setup',
+			work: WORK,
+			n8n: async (step: string, args: string[]) =>
+				await runN8nCommand(N8N_BIN, args, {
+					env,
+					cwd: WORK,
+					logFile: logFile(WORK, step),
+					timeoutMs: 180_000,
+				}),
+		};
 		if (
-			!check(
-				'setup',
-				'n8n import:credentials: 1 credential imported',
-				credentials.code === 0 && /imported 1 credential/i.test(credentials.stdout),
-				`exit ${credentials.code}; see ${logFile(WORK, 'import-credentials')}`,
-			)
+			!(await importCredential(imports, CREDENTIAL, { apiKey: API_KEY, baseUrl: running.baseUrl }))
 		)
 			return 1;
-
 		const workflowText = readFileSync(join(REPO, 'test', 'n8n-editor', 'workflow.json'), 'utf8');
 		const workflowId = (JSON.parse(workflowText) as { id: string }).id;
-		const workflowFile = join(WORK, 'workflow.json');
-		writeFileSync(workflowFile, workflowText.split(SAMPLE_BASE_URL).join(running.baseUrl));
-		const workflow = await command('import-workflow', [
-			'import:workflow',
-			`--input=${workflowFile}`,
-		]);
 		if (
-			!check(
-				'setup',
-				'n8n import:workflow: the workflow imported',
-				workflow.code === 0 && /imported 1 workflow/i.test(workflow.stdout),
-				`exit ${workflow.code}; see ${logFile(WORK, 'import-workflow')}`,
-			)
+			!(await importWorkflows(
+				imports,
+				[{ file: 'workflow.json', text: workflowText }],
+				running.baseUrl,
+			))
 		)
 			return 1;
 

@@ -40,6 +40,7 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
+import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
 import {
 	n8nVersion,
 	Report,
@@ -583,7 +584,6 @@ let mainBase = '';
 
 async function main(): Promise<number> {
 	mkdirSync(join(WORK, 'logs'), { recursive: true });
-	mkdirSync(join(WORK, 'workflows'), { recursive: true });
 	const encryptionKey = `queue-e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 	baseEnv = {
 		EXECUTIONS_MODE: 'queue',
@@ -634,41 +634,15 @@ async function main(): Promise<number> {
 	try {
 		// --- Import into PostgreSQL ------------------------------------------------------------
 		{
-			const group = 'import into PostgreSQL (CLI)';
-			writeFileSync(
-				join(WORK, 'credentials.json'),
-				JSON.stringify([{ ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: base } }], null, 2),
-			);
-			const credentials = await timed(
-				'n8n import:credentials (+ DB migrations)',
-				async () =>
-					await cli('import-credentials', [
-						'import:credentials',
-						`--input=${join(WORK, 'credentials.json')}`,
-					]),
-			);
-			check(
-				group,
-				'import:credentials: exit 0, 1 credential imported',
-				credentials.code === 0 && /imported 1 credential/i.test(credentials.stdout),
-				`exit ${credentials.code}; see logs/import-credentials.log`,
-			);
-			for (const workflow of Object.values(WORKFLOWS))
-				writeFileSync(join(WORK, 'workflows', workflow.file), workflowText(workflow.file, base));
-			const imported = await timed(
-				'n8n import:workflow',
-				async () =>
-					await cli('import-workflows', [
-						'import:workflow',
-						'--separate',
-						`--input=${join(WORK, 'workflows')}`,
-					]),
-			);
-			check(
-				group,
-				'import:workflow: exit 0, 3 workflows imported',
-				imported.code === 0 && /imported 3 workflows/i.test(imported.stdout),
-				`exit ${imported.code}; see logs/import-workflows.log`,
+			const imports = { report, group: 'import into PostgreSQL (CLI)', work: WORK, n8n: cli };
+			await importCredential(imports, CREDENTIAL, { apiKey: API_KEY, baseUrl: base });
+			await importWorkflows(
+				imports,
+				Object.values(WORKFLOWS).map(({ file }) => ({
+					file,
+					text: readFileSync(join(HERE, 'workflows', file), 'utf8'),
+				})),
+				base,
 			);
 		}
 

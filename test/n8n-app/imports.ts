@@ -1,0 +1,68 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * How the real-n8n drivers put their credential and workflows into a fresh n8n: files written to
+ * the work folder, then n8n's own CLI (`import:credentials`, `import:workflow`), with a check that
+ * n8n says it imported exactly them.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { type CommandResult, logFile } from './n8n-process.ts';
+import { type Report, SAMPLE_BASE_URL } from './report.ts';
+
+/** Runs one n8n CLI command, its output logged as `<work>/logs/<step>.log`. */
+export type N8nCommand = (step: string, args: string[]) => Promise<CommandResult>;
+
+interface ImportContext {
+	report: Report;
+	group: string;
+	work: string;
+	n8n: N8nCommand;
+}
+
+/** Imports the "Ideal House API" credential with the local service's key and address. */
+export async function importCredential(
+	{ report, group, work, n8n }: ImportContext,
+	credential: { id: string; name: string; type: string },
+	data: { apiKey: string; baseUrl: string },
+): Promise<boolean> {
+	const file = join(work, 'credentials.json');
+	writeFileSync(file, JSON.stringify([{ ...credential, data }], null, 2));
+	const result = await report.timed(
+		'n8n import:credentials',
+		async () => await n8n('import-credentials', ['import:credentials', `--input=${file}`]),
+	);
+	return report.check(
+		group,
+		'import:credentials: exit 0, 1 credential imported',
+		result.code === 0 && /imported 1 credential\./i.test(result.stdout),
+		`exit ${result.code}; see ${logFile(work, 'import-credentials')}`,
+	);
+}
+
+/**
+ * Imports workflow files, each with the sample base URL of its images and service replaced by
+ * `baseUrl` (the driver's own service).
+ */
+export async function importWorkflows(
+	{ report, group, work, n8n }: ImportContext,
+	workflows: Array<{ file: string; text: string }>,
+	baseUrl: string,
+): Promise<boolean> {
+	const folder = join(work, 'workflows');
+	mkdirSync(folder, { recursive: true });
+	for (const { file, text } of workflows)
+		writeFileSync(join(folder, file), text.split(SAMPLE_BASE_URL).join(baseUrl));
+	const result = await report.timed(
+		'n8n import:workflow',
+		async () =>
+			await n8n('import-workflows', ['import:workflow', '--separate', `--input=${folder}`]),
+	);
+	const count = `${workflows.length} workflow${workflows.length === 1 ? '' : 's'}`;
+	return report.check(
+		group,
+		`import:workflow: exit 0, ${count} imported`,
+		result.code === 0 && result.stdout.toLowerCase().includes(`imported ${count}.`),
+		`exit ${result.code}; see ${logFile(work, 'import-workflows')}`,
+	);
+}
