@@ -439,6 +439,23 @@ function expectedSize(kind: Kind, url: string, imageSize?: string): [number, num
 	return w >= h ? [edge, Math.round((h * edge) / w)] : [Math.round((w * edge) / h), edge];
 }
 
+/** Both nodes' items of one listing run: the task ids they emitted, with their kind. */
+function checkListingItems(
+	group: string,
+	base: string,
+	run: RunData | undefined,
+	jobs: Job[],
+	signatures: string[],
+): Array<{ id: string; kind: Kind }> {
+	const nodes: Array<[string, Kind]> = [
+		['Enhance photos', 'photoEnhancer'],
+		['Empty rooms', 'objectRemover'],
+	];
+	return nodes.flatMap(([node, kind]) =>
+		checkNodeItems(group, base, run, node, kind, jobs, signatures).map((id) => ({ id, kind })),
+	);
+}
+
 /** Checks the items of one node against the jobs; returns the task ids it emitted. */
 function checkNodeItems(
 	group: string,
@@ -764,26 +781,7 @@ async function main(): Promise<number> {
 					`${full.status} ${full.mode} ${full.data?.resultData.error?.message ?? ''}`,
 				);
 				const signatures: string[] = [];
-				for (const id of checkNodeItems(
-					execGroup,
-					base,
-					full.data,
-					'Enhance photos',
-					'photoEnhancer',
-					jobs,
-					signatures,
-				))
-					emitted.push({ id, kind: 'photoEnhancer' });
-				for (const id of checkNodeItems(
-					execGroup,
-					base,
-					full.data,
-					'Empty rooms',
-					'objectRemover',
-					jobs,
-					signatures,
-				))
-					emitted.push({ id, kind: 'objectRemover' });
+				emitted.push(...checkListingItems(execGroup, base, full.data, jobs, signatures));
 				queueSignatures.push(signatures);
 				const ranOn = workers.filter((worker) => startedBy(worker).includes(record.id));
 				check(
@@ -860,27 +858,7 @@ async function main(): Promise<number> {
 			}
 			if (check(runGroup, 'run data printed', !!run, 'no run data in the output')) {
 				const signatures: string[] = [];
-				const regularEmitted: Array<{ id: string; kind: Kind }> = [];
-				for (const id of checkNodeItems(
-					runGroup,
-					base,
-					run,
-					'Enhance photos',
-					'photoEnhancer',
-					jobs,
-					signatures,
-				))
-					regularEmitted.push({ id, kind: 'photoEnhancer' });
-				for (const id of checkNodeItems(
-					runGroup,
-					base,
-					run,
-					'Empty rooms',
-					'objectRemover',
-					jobs,
-					signatures,
-				))
-					regularEmitted.push({ id, kind: 'objectRemover' });
+				const regularEmitted = checkListingItems(runGroup, base, run, jobs, signatures);
 				checkServiceRecord(`${runGroup}: service record`, service, before, regularEmitted);
 				for (const [index, queued] of queueSignatures.entries()) {
 					const differences = signatures
