@@ -4,7 +4,7 @@
  * checks: the settings run.sh hands them, the list of checks and timed steps, the check of n8n's
  * log for our package, and the summary they print. One exit code: 1 when any check failed.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type LogLine, parseLogLines } from './n8n-process.ts';
@@ -225,8 +225,13 @@ function counted(map: Map<string, number>): string[] {
 }
 
 /** The line's text and metadata, with n8n's install folder (which may hold our name) cut out. */
+/** The line's text, with n8n's install folder (whose cache path names this package) as `<n8n>`. */
 function describeLine(line: LogLine, n8nAppDir: string): string {
-	return `${line.message} ${JSON.stringify(line.metadata ?? {})}`.split(n8nAppDir).join('<n8n>');
+	let text = `${line.message} ${JSON.stringify(line.metadata ?? {})}`;
+	for (const dir of new Set([n8nAppDir, existsSync(n8nAppDir) ? realpathSync(n8nAppDir) : n8nAppDir])) {
+		text = text.split(dir).join('<n8n>');
+	}
+	return text;
 }
 
 function aboutUs(line: LogLine, n8nAppDir: string): boolean {
