@@ -65,3 +65,19 @@ export function stoppedError(
 	});
 	return Object.assign(error, { executionStopped: true as const });
 }
+
+/** Rejects as soon as the signal fires, whether or not the work below honours it. */
+export async function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal.reason);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([work, aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+		aborted.catch(() => undefined);
+	}
+}

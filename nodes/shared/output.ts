@@ -6,6 +6,7 @@ import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { sniffImageType } from './images';
+import { asNodeError } from './poller';
 import { bounded } from './redact';
 import type { Task } from './task';
 import { downloadError, downloadFile, transientFault, type DownloadedFile } from './transport';
@@ -58,7 +59,7 @@ async function fetchResult(ctx: IExecuteSingleFunctions, task: Task, url: string
 			return await downloadFile.call(ctx, url, task.id, allowLocal);
 		} catch (error) {
 			const fault = transientFault(error);
-			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw error;
+			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw asNodeError(ctx, error);
 			const backoff = DOWNLOAD_RETRY_BASE_MS * 2 ** (attempt - 1);
 			const wait = Math.min(DOWNLOAD_RETRY_MAX_MS, Math.max(backoff, fault.retryAfterMs ?? 0));
 			const stop = executionStopSignal(ctx);

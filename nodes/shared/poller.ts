@@ -19,6 +19,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
  */
 const JITTER_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** The least time a status check gets to answer, even at the deadline. */
+const LAST_CHECK_MS = 1000;
 
 export interface WaitOptions {
 	pollInterval?: number;
@@ -136,14 +138,15 @@ export async function waitForTask(
 		}
 		try {
 			await clock.sleep(Math.min(wait, remaining), signal);
-			// The Timeout bounds the whole wait, this status check's answer included.
+			// The Timeout bounds the whole wait, this status check's answer included; a check due at
+			// the deadline itself still gets a second to answer.
 			const left = deadline - clock.now();
-			if (left <= 0) continue;
+			if (left < 0) continue;
 			const data = await apiRequest.call(this, {
 				method: 'GET',
 				path: KINDS[kind].resultPath,
 				qs: { taskId },
-				timeoutMs: Math.min(left, limits.pollTimeoutMaxMs),
+				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
 			});
 			last = taskFromResult(this, data);
 			faults = 0;

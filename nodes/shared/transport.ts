@@ -9,7 +9,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
-import { executionStopSignal, stoppedError } from './cancellation';
+import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
 import { takeRequestSlot } from './throttle';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
@@ -249,22 +249,6 @@ export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]>
 	}
 }
 
-/** Rejects as soon as the signal fires, whether or not the request below honours it. */
-async function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-	let onAbort: (() => void) | undefined;
-	const aborted = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(signal.reason);
-		if (signal.aborted) onAbort();
-		else signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([work, aborted]);
-	} finally {
-		if (onAbort) signal.removeEventListener('abort', onAbort);
-		aborted.catch(() => undefined);
-	}
-}
-
 /** An answer of the service, its body as text with the key already cleared from it. */
 export interface ServiceResponse extends IN8nHttpFullResponse {
 	body: string;
@@ -290,6 +274,7 @@ export async function sendToService(
 		...RAW_RESPONSE,
 		returnFullResponse: true,
 		disableFollowRedirect: true,
+		maxRedirects: 0,
 		timeout: Math.max(1, Math.round(timeoutMs)),
 		abortSignal: signal,
 	};

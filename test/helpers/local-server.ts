@@ -49,6 +49,11 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
 	};
 }
 
+/** Leaves a request unanswered, then drops it (so that a client that never gives up cannot hang a test). */
+export function stall(res: ServerResponse, ms: number): void {
+	setTimeout(() => res.destroy(), ms);
+}
+
 /** Answers with a JSON text, exactly as given. */
 export function sendJson(res: ServerResponse, text: string, status = 200): void {
 	res.writeHead(status, { 'Content-Type': 'application/json' });
