@@ -130,12 +130,12 @@ describe('2. Stop ends the wait within a second, whatever the node is doing', ()
 			node: 'photoEnhancer',
 			parameters: enhance(),
 			credentials: { apiKey: API_KEY, baseUrl: service.url },
-			cancelAfterMs: 300,
+			cancelAfterMs: 600,
 		});
 		const elapsed = Date.now() - started;
 		await sleep(100);
 
-		expect(elapsed).toBeLessThan(2500);
+		expect(elapsed).toBeLessThan(3000);
 		expect(error?.message).toMatch(/stopped/i);
 		expect(error?.description).toMatch(/may have been created/);
 		expect(service.seen).toHaveLength(1);
@@ -154,10 +154,10 @@ describe('2. Stop ends the wait within a second, whatever the node is doing', ()
 			node: 'photoEnhancer',
 			parameters: enhance(),
 			credentials: { apiKey: API_KEY, baseUrl: service.url },
-			cancelAfterMs: 400,
+			cancelAfterMs: 800,
 		});
 
-		expect(Date.now() - started).toBeLessThan(2500);
+		expect(Date.now() - started).toBeLessThan(3000);
 		expect(error?.message).toBe('Execution stopped while waiting for task 5');
 	});
 
@@ -193,13 +193,36 @@ describe('2. Stop ends the wait within a second, whatever the node is doing', ()
 			parameters: enhance({ waitForCompletion: false, options: { maxRequestsPerSecond: 0.1 } }),
 			items: [{ json: {} }, { json: {} }],
 			credentials: { apiKey: API_KEY, baseUrl: service.url },
-			cancelAfterMs: 300,
+			cancelAfterMs: 600,
 		});
 
-		expect(Date.now() - started).toBeLessThan(2500);
+		expect(Date.now() - started).toBeLessThan(3000);
 		expect(error?.message).toMatch(/stopped/i);
 		expect(error?.message).not.toMatch(/not an instance of Error/);
 		expect(service.seen).toHaveLength(1);
+	});
+});
+
+describe('2b. Stop during a download', () => {
+	test('ends the download within a second', async () => {
+		realTime();
+		const service = await server((req, res) => {
+			if (req.url?.startsWith('/files/')) stall(res, 6000);
+			else sendJson(res, taskResponse('61', { output: { resultUrl: `${service.url}/files/61.png`, width: 1, height: 1 } }));
+		});
+
+		const started = Date.now();
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '61', options: { downloadResult: true } },
+			credentials: { apiKey: API_KEY, baseUrl: service.url },
+			cancelAfterMs: 1500,
+		});
+		await sleep(100);
+
+		expect(Date.now() - started).toBeLessThan(4000);
+		expect(error?.message).toBe('Execution stopped while downloading the result of task 61');
+		expect(service.seen.at(-1)?.abandoned).toBe(true);
 	});
 });
 
