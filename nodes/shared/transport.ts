@@ -410,9 +410,15 @@ export async function downloadFile(
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			if (stop.aborted) throw stoppedError(this, `Execution stopped while downloading the result of task ${taskId}`);
+			if (deadline.aborted) {
+				throw downloadError(this, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
+					reason: 'no answer in time',
+				});
+			}
 			const failure = networkError.call(this, error, secrets);
-			const fault = deadline.aborted ? { reason: 'no answer in time' } : transientFault(failure);
-			throw downloadError(this, taskId, failure.message, fault);
+			const code = networkCode(error);
+			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
+			throw downloadError(this, taskId, reason, transientFault(failure));
 		}
 		const status = response.statusCode;
 		const location = response.headers?.location;
@@ -426,7 +432,7 @@ export async function downloadFile(
 			continue;
 		}
 		const data = Buffer.from(response.body as ArrayBuffer);
-		if (status >= 400 || status >= 300) {
+		if (status >= 300) {
 			const snippet = redact(data.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), secrets, 200);
 			const transient = status === 429 || status >= 500;
 			throw downloadError(
@@ -440,7 +446,7 @@ export async function downloadFile(
 			throw downloadError(
 				this,
 				taskId,
-				`the file is larger than ${Math.round(limits.downloadMaxBytes / 1024 / 1024)} MB (${data.length} bytes)`,
+				`the file is larger than ${limits.downloadMaxBytes >= 1024 * 1024 ? `${Math.round(limits.downloadMaxBytes / 1024 / 1024)} MB` : `${limits.downloadMaxBytes} bytes`} (${data.length} bytes)`,
 			);
 		}
 		const contentType = response.headers?.['content-type'];
