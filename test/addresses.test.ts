@@ -48,11 +48,11 @@ describe('isLocalHost judges an address as the URL parser writes it', () => {
 });
 
 describe('redaction', () => {
-	const key = 'k3y-ABCDEF-123456';
+	const echoed = 'k3y-ABCDEF-123456';
 
 	test('removes the key in every spelling an answer may use, and keeps JSON readable', () => {
-		const body = `{"a":"${key}","b":"${encodeURIComponent(key)}"}`;
-		expect(JSON.parse(withoutSecrets(body, [key]))).toEqual({ a: '[redacted]', b: '[redacted]' });
+		const body = `{"a":"${echoed}","b":"${encodeURIComponent(echoed)}"}`;
+		expect(JSON.parse(withoutSecrets(body, [echoed]))).toEqual({ a: '[redacted]', b: '[redacted]' });
 	});
 
 	test('removes echoed credential headers whatever their value, and cuts long texts', () => {
