@@ -57,8 +57,10 @@ export class IdealHouseApi implements ICredentialType {
 				'The Ideal House base URL must start with https:// (plain http is only allowed for localhost): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
 			);
 		}
+		// The key goes to this address only: a redirect is not followed, wherever it points.
 		return {
 			...requestOptions,
+			disableFollowRedirect: true,
 			headers: { ...requestOptions.headers, APIKEY: String(credentials.apiKey ?? '') },
 		};
 	}

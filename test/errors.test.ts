@@ -170,7 +170,7 @@ describe('waiting ends in a verdict', () => {
 		scope.get(PE.result).query(true).times(1000).reply(200, taskResponse('5', { status: 'Processing' }));
 
 		const started = Date.now();
-		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance(), cancelAfterMs: 150 });
+		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance(), cancelAfterMs: 500 });
 		const pollsAtStop = requestsTo(PE.result).length;
 		await sleep(100);
 

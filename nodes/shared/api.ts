@@ -29,3 +29,6 @@ export const CREDENTIAL_NAME = 'idealHouseApi';
 
 /** The statuses on which a client stops polling. */
 export const TERMINAL_STATUSES: readonly string[] = ['Success', 'Failed'];
+
+/** Every status the specification lists; any other is unexpected. */
+export const KNOWN_STATUSES: readonly string[] = ['Unprocessed', 'Processing', 'Success', 'Failed'];

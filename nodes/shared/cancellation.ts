@@ -1,20 +1,83 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-
-const signals = new WeakMap<IExecuteSingleFunctions, AbortSignal>();
+import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * A signal that fires when the execution is stopped. n8n 2.x hands declarative nodes no cancel
- * signal (`getExecutionCancelSignal()` is undefined for them), but it does run the
- * execution-finish handlers at once when a user presses Stop, so both sources end the wait.
+ * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
+ * (`getExecutionCancelSignal()` is undefined for them), but it runs the execution-finish handlers
+ * at once when a user presses Stop. A handler added after that moment never runs, so the signal
+ * is set up when the node's run starts (`watchForStop`, before any request), not when a wait
+ * first needs it.
  */
-export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
-	const known = signals.get(ctx);
-	if (known) return known;
-	const controller = new AbortController();
-	const cancel = ctx.getExecutionCancelSignal();
+const stops = new Map<string, AbortController>();
+
+function keyOf(ctx: IExecuteSingleFunctions): string | undefined {
+	const id = ctx.getExecutionId?.();
+	return id ? String(id) : undefined;
+}
+
+function linkCancelSignal(ctx: IExecuteSingleFunctions, controller: AbortController): void {
+	const cancel = ctx.getExecutionCancelSignal?.();
 	if (cancel?.aborted) controller.abort();
 	cancel?.addEventListener('abort', () => controller.abort(), { once: true });
-	ctx.onExecutionFinish?.(() => controller.abort());
-	signals.set(ctx, controller.signal);
+}
+
+/** Called first thing for every item, before anything is sent. */
+export function watchForStop(ctx: IExecuteSingleFunctions): AbortSignal {
+	return executionStopSignal(ctx);
+}
+
+/** The signal that fires when this execution is stopped (or has finished). */
+export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
+	const key = keyOf(ctx);
+	const known = key === undefined ? undefined : stops.get(key);
+	if (known) return known.signal;
+	const controller = new AbortController();
+	linkCancelSignal(ctx, controller);
+	// n8n 1.x may lack the finish notice: then only a cancel signal, if n8n gives one, can stop.
+	if (key !== undefined && typeof ctx.onExecutionFinish === 'function') {
+		stops.set(key, controller);
+		ctx.onExecutionFinish(() => {
+			controller.abort();
+			stops.delete(key);
+		});
+	}
 	return controller.signal;
+}
+
+/** Marks the errors that mean "the user pressed Stop": never retried, never turned into a fault. */
+export interface StopMark {
+	executionStopped: true;
+}
+
+export function isStopError(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && (error as Partial<StopMark>).executionStopped === true;
+}
+
+/** The error of an item whose wait was ended by Stop; `what` says what was going on. */
+export function stoppedError(
+	ctx: IExecuteSingleFunctions,
+	message: string,
+	description?: string,
+): NodeOperationError & StopMark {
+	const error = new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: ctx.getItemIndex(),
+		description,
+	});
+	return Object.assign(error, { executionStopped: true as const });
+}
+
+/** Rejects as soon as the signal fires, whether or not the work below honours it. */
+export async function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal.reason);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([work, aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+		aborted.catch(() => undefined);
+	}
 }

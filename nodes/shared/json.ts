@@ -103,7 +103,8 @@ export function parseJsonLossless(text: string): unknown {
 				const key = readString();
 				skipSpace();
 				expect(':');
-				obj[key] = readValue();
+				// Defined, not assigned: a "__proto__" key stays data instead of becoming a prototype.
+				Object.defineProperty(obj, key, { value: readValue(), enumerable: true, writable: true, configurable: true });
 				skipSpace();
 				if (text[pos] === ',') {
 					pos++;

@@ -3,28 +3,29 @@ import type {
 	IDataObject,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodePropertyRouting,
-	NodeApiError,
-	NodeOperationError,
 } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { KINDS, type TaskKind } from './api';
-import { executionStopSignal } from './cancellation';
+import { executionStopSignal, isStopError, stoppedError, watchForStop } from './cancellation';
 import { clock } from './clock';
+import { limits } from './limits';
 import { creditsCharged, emitTask, isFailedTaskError } from './output';
-import { asNodeError, readWaitOptions, waitForTask } from './poller';
-import { taskFromResult, taskIdFromCreate } from './task';
-import { takeRequestSlot } from './throttle';
-import { networkError, readEnvelope, transientFault } from './transport';
+import { asNodeError, checkWaitOptions, readWaitOptions, waitForTask } from './poller';
+import { parseTaskIdField, taskFromResult, taskIdFromCreate } from './task';
+import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
+import { readEnvelope, sendToService, transientFault, type ServiceResponse } from './transport';
 
 /**
  * The two operations every node has — create a task, read a task — as declarative routing.
  *
- * n8n sends the request and hands the response to `postReceive`. Around that, the routing's
- * `operations.pagination` hook (n8n's way to let a node drive its own request) is used for what
- * a plain request cannot do: retry a create only when the service certainly did not take it,
+ * n8n builds each item's request from the fields' routing. The routing's `operations.pagination`
+ * hook (n8n's way to let a node drive its own request) then sends it through the package's one
+ * transport, for what a plain routed request cannot do: no redirects, a time limit, Stop while
+ * the request is in flight, retry a create only when the service certainly did not take it,
  * retry a read on any passing fault, and keep a failed item linked to its input.
  */
 
@@ -66,14 +67,10 @@ function logCreated(ctx: IExecuteSingleFunctions, kind: TaskKind, taskId: string
 
 /** After a create call: the new task, or — with Wait for Completion — its final state. */
 function receiveCreatedTask(kind: TaskKind) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+	return async function (this: IExecuteSingleFunctions, response: ServiceResponse): Promise<INodeExecutionData[]> {
 		let taskId: string;
 		try {
-			taskId = taskIdFromCreate(this, readEnvelope.call(this, response));
+			taskId = taskIdFromCreate(this, readEnvelope.call(this, response, response.secrets));
 		} catch (error) {
 			throw tagged(this, error, { phase: 'response' });
 		}
@@ -87,7 +84,7 @@ function receiveCreatedTask(kind: TaskKind) {
 				};
 				return [{ json, pairedItem: { item: this.getItemIndex() } }];
 			}
-			const options = readWaitOptions(this);
+			const options = checkWaitOptions(this, readWaitOptions(this));
 			const task = await waitForTask.call(this, kind, taskId, options);
 			return await emitTask.call(this, kind, task, options);
 		} catch (error) {
@@ -98,14 +95,10 @@ function receiveCreatedTask(kind: TaskKind) {
 
 /** After a Get Result call: the task as the service reports it now. */
 function receiveTaskResult(kind: TaskKind) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		_items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
+	return async function (this: IExecuteSingleFunctions, response: ServiceResponse): Promise<INodeExecutionData[]> {
 		const taskId = String(this.getNodeParameter('taskId', '')).trim();
 		try {
-			const task = taskFromResult(this, readEnvelope.call(this, response));
+			const task = taskFromResult(this, readEnvelope.call(this, response, response.secrets));
 			return await emitTask.call(this, kind, task, readWaitOptions(this));
 		} catch (error) {
 			throw tagged(this, error, { phase: 'response', taskId });
@@ -148,16 +141,58 @@ async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean>
 }
 const RETRY_BASE_MS = 2000;
 
+/** The checks of an item that come before anything is sent: its body, then the node's options. */
+async function checkItem(
+	ctx: IExecutePaginationFunctions,
+	operation: 'create' | 'read',
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	validate?: BodyCheck,
+): Promise<void> {
+	if (validate) {
+		requestData.options.body = await validate.call(ctx, { ...(requestData.options.body as IDataObject) });
+	}
+	if (operation === 'read') {
+		requestData.options.qs = { ...requestData.options.qs, taskId: parseTaskIdField(ctx, ctx.getNodeParameter('taskId', '')) };
+	}
+	maxRequestsPerSecond(ctx);
+	if (operation === 'create' && ctx.getNodeParameter('waitForCompletion', true) !== false) {
+		checkWaitOptions(ctx, readWaitOptions(ctx));
+	}
+}
+
+/** A Retry-After too long to wait for inside a run: the item fails, nothing was created. */
+function rateLimited(ctx: IExecuteSingleFunctions, retryAfterMs: number): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message: 'rate limited' }, {
+		message: `Ideal House is limiting the request rate and asked to wait ${Math.round(retryAfterMs / 1000)} s before the next request`,
+		description: `That is longer than this node waits (${limits.createRetryAfterMaxMs / 1000} s). Nothing was created or charged for this item: run it again later, or lower Max Requests per Second or the batch size.`,
+		httpCode: '429',
+		itemIndex: ctx.getItemIndex(),
+	});
+}
+
+/** Stop cut a create off after it was sent: the service may have taken it. */
+function stoppedCreate(ctx: IExecuteSingleFunctions): NodeOperationError {
+	return stoppedError(
+		ctx,
+		'Execution stopped while the task was being created',
+		'The create request was already sent, so the task may have been created and charged: check the account\'s task list before running this item again.',
+	);
+}
+
 /**
- * Checks the item, sends the routed request, retrying as the operation allows, and turns a final
- * error into an error item (Continue on Fail) that keeps its pairedItem and, when known, the task
- * id. The check runs here rather than in a preSend so that a refused item, too, keeps its link.
+ * Checks the item, sends the routed request (through the one transport: no redirects, a time
+ * limit, Stop), retrying as the operation allows, and turns a final error into an error item
+ * (Continue on Fail) that keeps its pairedItem and, when known, the task id. The check runs here
+ * rather than in a preSend so that a refused item, too, keeps its link.
  */
 function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: BodyCheck) {
+	const receive = operation === 'create' ? receiveCreatedTask(kind) : receiveTaskResult(kind);
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
+		// First, before anything can wait: a Stop pressed from now on reaches this item.
+		watchForStop(this);
 		const fail = (
 			error: NodeApiError | NodeOperationError,
 			origin?: ErrorOrigin,
@@ -170,26 +205,28 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 				},
 			];
 		};
-		if (validate) {
-			try {
-				requestData.options.body = await validate.call(this, {
-					...(requestData.options.body as IDataObject),
-				});
-			} catch (error) {
-				return fail(asNodeError(this, error));
-			}
+		try {
+			await checkItem(this, operation, requestData, validate);
+		} catch (error) {
+			return fail(asNodeError(this, error));
 		}
+		const timeoutMs = operation === 'create' ? limits.createTimeoutMs : limits.pollTimeoutMaxMs;
 		for (let attempt = 1; ; attempt++) {
 			let origin: ErrorOrigin | undefined;
 			let error;
 			try {
 				await takeRequestSlot(this);
-				return await this.makeRoutingRequest(requestData);
+				return await receive.call(
+					this,
+					await sendToService(this, requestData.options as IHttpRequestOptions, timeoutMs),
+				);
 			} catch (caught) {
 				origin = origins.get(caught as object);
-				// No origin: the request itself failed before any answer (n8n's raw network error,
-				// which also carries the request headers: rebuilt without them).
-				error = origin ? asNodeError(this, caught) : networkError.call(this, caught);
+				error = asNodeError(this, caught);
+			}
+			if (isStopError(error)) {
+				const cutOff = operation === 'create' && !origin && (error as { requestSent?: boolean }).requestSent;
+				return fail(cutOff ? stoppedCreate(this) : error, origin);
 			}
 			const fault = transientFault(error);
 			const retryable =
@@ -197,11 +234,21 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 				fault !== undefined &&
 				origin?.phase !== 'task' &&
 				(operation === 'read' || fault.notProcessed === true);
-			if (
-				retryable &&
-				(await pause(this, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), fault.retryAfterMs ?? 0)))
-			) {
-				continue;
+			if (retryable && (fault.retryAfterMs ?? 0) > limits.createRetryAfterMaxMs) {
+				return fail(rateLimited(this, fault.retryAfterMs ?? 0), origin);
+			}
+			if (retryable) {
+				if (await pause(this, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), fault.retryAfterMs ?? 0))) continue;
+				return fail(
+					stoppedError(
+						this,
+						'Execution stopped before the request was sent again',
+						operation === 'create'
+							? `Nothing was created for this item: the last attempt was refused (${fault.reason}).`
+							: undefined,
+					),
+					origin,
+				);
 			}
 			if (operation === 'create' && fault && !fault.notProcessed && origin?.phase !== 'task') {
 				error.description =
@@ -222,7 +269,6 @@ export function createTaskRouting(kind: TaskKind, validate: BodyCheck): INodePro
 		},
 		send: { paginate: true },
 		operations: { pagination: sendWithRetry(kind, 'create', validate) },
-		output: { postReceive: [receiveCreatedTask(kind)] },
 	};
 }
 
@@ -232,6 +278,5 @@ export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
 		request: { method: 'GET', url: KINDS[kind].resultPath },
 		send: { paginate: true },
 		operations: { pagination: sendWithRetry(kind, 'read') },
-		output: { postReceive: [receiveTaskResult(kind)] },
 	};
 }

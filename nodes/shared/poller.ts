@@ -1,11 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { KINDS, TERMINAL_STATUSES, type TaskKind } from './api';
-import { executionStopSignal } from './cancellation';
+import { KINDS, KNOWN_STATUSES, TERMINAL_STATUSES, type TaskKind } from './api';
+import { executionStopSignal, isStopError, stoppedError } from './cancellation';
 import { clock } from './clock';
+import { limits } from './limits';
+import { bounded } from './redact';
 import { taskFromResult, type Task } from './task';
 import { apiRequest, transientFault } from './transport';
+import { fieldError } from './validation';
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const POLL_INTERVAL = { min: 3, max: 5, default: 4 };
@@ -16,6 +19,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
  */
 const JITTER_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** The least time a status check gets to answer, even at the deadline. */
+const LAST_CHECK_MS = 1000;
 
 export interface WaitOptions {
 	pollInterval?: number;
@@ -50,9 +55,48 @@ export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeA
 }
 
 function stopped(ctx: IExecuteSingleFunctions, taskId: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Execution stopped while waiting for task ${taskId}`, {
+	return stoppedError(
+		ctx,
+		`Execution stopped while waiting for task ${taskId}`,
+		`The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
+	);
+}
+
+/** The wait options, checked: a Timeout or Poll Interval that is not a positive number is a field error. */
+export interface CheckedWaitOptions extends IDataObject {
+	pollInterval: number;
+	timeout: number;
+	onTimeout?: string;
+}
+
+function positiveNumber(ctx: IExecuteSingleFunctions, field: string, value: unknown, fallback: number): number {
+	if (value === undefined || value === null || value === '') return fallback;
+	const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+	if (!Number.isFinite(number) || number <= 0) {
+		throw fieldError(
+			ctx,
+			field,
+			`must be a positive number of seconds (got ${bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60)})`,
+			'An expression here must give a number above 0. Nothing was sent or charged.',
+		);
+	}
+	return number;
+}
+
+/** Run before the create: nothing is charged for an item whose wait could not work. */
+export function checkWaitOptions(ctx: IExecuteSingleFunctions, options: IDataObject): CheckedWaitOptions {
+	return {
+		...options,
+		timeout: positiveNumber(ctx, 'Timeout (Seconds)', options.timeout, DEFAULT_TIMEOUT_SECONDS),
+		pollInterval: positiveNumber(ctx, 'Poll Interval (Seconds)', options.pollInterval, POLL_INTERVAL.default),
+	};
+}
+
+function unknownStatus(ctx: IExecuteSingleFunctions, taskId: string, status: string): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message: `unknown status ${status}` }, {
+		message: `Task ${taskId} has a status this node does not know: "${bounded(status, 60)}"`,
+		description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${taskId}, and check the credential's base URL.`,
 		itemIndex: ctx.getItemIndex(),
-		description: `The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
 	});
 }
 
@@ -69,10 +113,12 @@ export async function waitForTask(
 ): Promise<Task> {
 	const interval = pollIntervalMs(options);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
-	const deadline = clock.now() + Math.max(0, timeoutSeconds) * 1000;
+	// Checked before the create; a bad value arriving here anyway must not poll without pause.
+	const deadline = clock.now() + (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 0) * 1000;
 	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;
+	let unknown = 0;
 	let wait = jittered(interval);
 
 	for (;;) {
@@ -92,17 +138,24 @@ export async function waitForTask(
 		}
 		try {
 			await clock.sleep(Math.min(wait, remaining), signal);
+			// The Timeout bounds the whole wait, this status check's answer included; a check due at
+			// the deadline itself still gets a second to answer.
+			const left = deadline - clock.now();
+			if (left < 0) continue;
 			const data = await apiRequest.call(this, {
 				method: 'GET',
 				path: KINDS[kind].resultPath,
 				qs: { taskId },
+				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
 			});
 			last = taskFromResult(this, data);
 			faults = 0;
 			wait = interval;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
+			unknown = KNOWN_STATUSES.includes(last.status) ? 0 : unknown + 1;
+			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
-			if (signal.aborted) throw stopped(this, taskId);
+			if (signal.aborted || isStopError(error)) throw stopped(this, taskId);
 			const fault = transientFault(error);
 			if (!fault) throw asNodeError(this, error);
 			faults++;

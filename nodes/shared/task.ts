@@ -1,7 +1,42 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { bounded } from './redact';
 import { toTaskId } from './transport';
+import { fieldError } from './validation';
+
+const MAX_TASK_ID = '18446744073709551615';
+
+/**
+ * The Task ID field, checked before the request: an unsigned 64-bit decimal. A number beyond
+ * 2^53 has already lost digits on its way here, so it is refused rather than rounded.
+ */
+export function parseTaskIdField(ctx: IExecuteSingleFunctions, value: unknown): string {
+	if (typeof value === 'number') {
+		if (Number.isSafeInteger(value) && value >= 0) return String(value);
+		if (Number.isInteger(value) && value > 0) {
+			throw fieldError(
+				ctx,
+				'Task ID',
+				`is a number too large to be exact (${bounded(String(value), 40)})`,
+				'Task IDs are 64-bit and lose their last digits as numbers. Pass the ID as text, e.g. map the "id" field of an earlier output, which is text, or write it in quotes.',
+			);
+		}
+	}
+	const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (text === '') throw fieldError(ctx, 'Task ID', 'is empty', 'Give the ID of a task created earlier (the "id" of its output).');
+	// Same length compares as text: at most 20 digits, and no more than 2^64 - 1.
+	const digits = text.replace(/^0+(?=\d)/, '');
+	if (!/^\d{1,20}$/.test(text) || (digits.length === 20 && digits > MAX_TASK_ID) || digits.length > 20) {
+		throw fieldError(
+			ctx,
+			'Task ID',
+			`must be a task ID: digits only, at most 18446744073709551615 (got ${bounded(JSON.stringify(typeof value === 'string' ? value : String(value)), 60)})`,
+			'Use the "id" field of a previous output, unchanged.',
+		);
+	}
+	return text;
+}
 
 /** The spec's Task object as emitted to the workflow: `id` is always the exact decimal string. */
 export interface Task extends IDataObject {

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { executionStopSignal } from './cancellation';
+import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
+import { bounded } from './redact';
+import { fieldError } from './validation';
 
 /**
  * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
@@ -60,16 +62,39 @@ function budgetFor(ctx: IExecuteSingleFunctions, rate: number): RequestBudget {
 	return budget;
 }
 
+/** The option, checked before anything is sent: not a positive number is a field error. */
 export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const rate = Number(options.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND);
-	return Number.isFinite(rate) && rate > 0 ? rate : DEFAULT_MAX_REQUESTS_PER_SECOND;
+	const value = options.maxRequestsPerSecond;
+	if (value === undefined || value === null || value === '') return DEFAULT_MAX_REQUESTS_PER_SECOND;
+	const rate = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+	if (!Number.isFinite(rate) || rate <= 0) {
+		throw fieldError(
+			ctx,
+			'Max Requests per Second',
+			`must be a number above 0 (got ${bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60)})`,
+			'An expression here must give a positive number. Nothing was sent or charged.',
+		);
+	}
+	return rate;
 }
 
 /** Waits for this node execution's next request slot (creates and polls share the budget). */
 export async function takeRequestSlot(ctx: IExecuteSingleFunctions): Promise<void> {
 	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
+	const stop = executionStopSignal(ctx);
 	for (let wait = budget.tryTake(); wait > 0; wait = budget.tryTake()) {
-		await clock.sleep(wait, executionStopSignal(ctx));
+		try {
+			await clock.sleep(wait, stop);
+		} catch {
+			// Stopped: reported below with an error that says so.
+		}
+		if (stop.aborted) {
+			throw stoppedError(
+				ctx,
+				'Execution stopped while this item waited for its turn to send',
+				'Nothing more was sent for this item (see Max Requests per Second).',
+			);
+		}
 	}
 }

@@ -9,10 +9,13 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
-import { executionStopSignal } from './cancellation';
+import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
 import { takeRequestSlot } from './throttle';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
+import { limits } from './limits';
+import { redact, withoutSecrets } from './redact';
+import { isLocalHost } from './addresses';
 
 /**
  * The one path every request of both nodes takes: the create call sent by n8n's routing (its
@@ -20,6 +23,10 @@ import { parseJsonLossless } from './json';
  *
  * Bodies are read as text and parsed losslessly because task ids are 64-bit; HTTP errors are
  * answered by us (the routing sets `ignoreHttpStatusErrors`) so the service's own message survives.
+ *
+ * Every request here: never follows a redirect (the API key would go with it), has a time limit,
+ * ends at once when the execution is stopped, and has its answer cleared of the key before any
+ * of it can reach a message, an item or a log line.
  */
 
 /** Request settings shared by the routing defaults and `apiRequest`. */
@@ -34,6 +41,7 @@ export const RAW_RESPONSE: Pick<IHttpRequestOptions, 'encoding' | 'json' | 'igno
 export const REQUEST_DEFAULTS = {
 	baseURL: '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}',
 	headers: { Accept: 'application/json' },
+	disableFollowRedirect: true,
 	...RAW_RESPONSE,
 };
 
@@ -58,7 +66,7 @@ function markTransient<E extends object>(error: E, fault: TransientFault): E {
 	return error;
 }
 
-function bodyText(body: unknown): string {
+export function bodyText(body: unknown): string {
 	if (typeof body === 'string') return body;
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
@@ -105,11 +113,16 @@ function asEnvelope(value: unknown): Envelope | undefined {
  * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
  * happened and what to do. Codes 1003, HTTP 429/5xx and unreadable bodies are marked transient.
  */
-export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFullResponse): unknown {
+export function readEnvelope(
+	this: IExecuteSingleFunctions,
+	response: IN8nHttpFullResponse,
+	secrets: readonly string[] = [],
+): unknown {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
 	const status = response.statusCode;
-	const text = bodyText(response.body);
+	const text = withoutSecrets(bodyText(response.body), secrets);
+	if (status >= 300 && status < 400) throw movedError(this, response);
 	const transientStatus = status === 429 || status >= 500;
 	const fault: TransientFault = { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) };
 
@@ -117,7 +130,7 @@ export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFu
 
 	if (!envelope) {
 		if (status >= 400) {
-			const error = httpStatusError(node, status, text, itemIndex);
+			const error = httpStatusError(node, status, redact(text, secrets, 2000), itemIndex);
 			throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
 		}
 		const error = new NodeApiError(node, { statusCode: status } as JsonObject, {
@@ -131,7 +144,7 @@ export function readEnvelope(this: IExecuteSingleFunctions, response: IN8nHttpFu
 	}
 
 	if (envelope.code !== 0 || status >= 400) {
-		const error = apiCodeError(node, envelope.code, envelope.message, {
+		const error = apiCodeError(node, envelope.code, redact(envelope.message, secrets), {
 			itemIndex,
 			httpCode: String(status),
 		});
@@ -177,12 +190,16 @@ function networkCode(error: unknown): string | undefined {
  * Rebuilds a failed request's error from scratch: the helper's error carries the request
  * configuration, headers included, and the API key must never reach an item or a log.
  */
-export function networkError(this: IExecuteSingleFunctions, error: unknown): NodeApiError {
+export function networkError(
+	this: IExecuteSingleFunctions,
+	error: unknown,
+	secrets: readonly string[] = [],
+): NodeApiError {
 	const code = networkCode(error);
 	// n8n rewrites any message naming a socket error code, so the code goes in the description.
 	const message = code
 		? 'The connection to Ideal House failed before an answer arrived'
-		: `The request to Ideal House failed: ${(error as Error)?.message ?? String(error)}`;
+		: `The request to Ideal House failed: ${redact(String((error as Error)?.message ?? error), secrets)}`;
 	const safe = new NodeApiError(this.getNode(), { message, code: code ?? 'unknown' } as JsonObject, {
 		message,
 		description:
@@ -195,6 +212,93 @@ export function networkError(this: IExecuteSingleFunctions, error: unknown): Nod
 	return markTransient(safe, { reason: code, notProcessed: NEVER_SENT_CODES.has(code) });
 }
 
+/** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
+function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse): NodeApiError {
+	const location = response.headers?.location;
+	let where = '';
+	try {
+		where = typeof location === 'string' ? ` to ${new URL(location).host}` : '';
+	} catch {
+		where = '';
+	}
+	return new NodeApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
+		message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
+		description:
+			'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).',
+		httpCode: String(response.statusCode),
+		itemIndex: ctx.getItemIndex(),
+	});
+}
+
+function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), { message: 'timeout' } as JsonObject, {
+		message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+		description: 'The service or the network is slow right now. This is usually temporary: run the node again.',
+		itemIndex: ctx.getItemIndex(),
+	});
+	return markTransient(error, { reason: 'no answer in time' });
+}
+
+/** The credential's key, to clear from everything the service or the network says. */
+export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]> {
+	try {
+		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+		return typeof credentials.apiKey === 'string' && credentials.apiKey !== '' ? [credentials.apiKey] : [];
+	} catch {
+		return [];
+	}
+}
+
+/** An answer of the service, its body as text with the key already cleared from it. */
+export interface ServiceResponse extends IN8nHttpFullResponse {
+	body: string;
+	secrets: string[];
+}
+
+/**
+ * Sends one authenticated request: no redirects, at most `timeoutMs`, cut off by Stop. Failures
+ * become errors without the request's configuration (which holds the key).
+ */
+export async function sendToService(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+): Promise<ServiceResponse> {
+	const stop = executionStopSignal(ctx);
+	const secrets = await secretsOf(ctx);
+	if (stop.aborted) throw stoppedError(ctx, 'Execution stopped before the request was sent');
+	const deadline = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
+	const signal = AbortSignal.any([stop, deadline]);
+	const request: IHttpRequestOptions = {
+		...options,
+		...RAW_RESPONSE,
+		returnFullResponse: true,
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		timeout: Math.max(1, Math.round(timeoutMs)),
+		abortSignal: signal,
+	};
+	// n8n 2.x replaces an authenticated request's abortSignal with the execution's cancel signal,
+	// which declarative nodes do not get: the helper runs on a view of this context that gives ours.
+	const helperThis = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteSingleFunctions;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await untilAborted(
+			signal,
+			ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, request),
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (stop.aborted) {
+			throw Object.assign(stoppedError(ctx, 'Execution stopped while waiting for Ideal House to answer'), {
+				requestSent: true,
+			});
+		}
+		if (deadline.aborted) throw timeoutError(ctx, timeoutMs);
+		throw networkError.call(ctx, error, secrets);
+	}
+	return { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
+}
+
 async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
@@ -205,6 +309,8 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/** The most this request may wait for its answer. */
+	timeoutMs: number;
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
@@ -215,25 +321,13 @@ export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequ
 		url: `${await baseUrl(this)}${request.path}`,
 		qs: request.qs,
 		headers: { Accept: 'application/json' },
-		returnFullResponse: true,
-		abortSignal: executionStopSignal(this),
-		...RAW_RESPONSE,
 	};
 	if (request.body) {
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_NAME,
-			options,
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw networkError.call(this, error);
-	}
-	return readEnvelope.call(this, response);
+	const response = await sendToService(this, options, request.timeoutMs);
+	return readEnvelope.call(this, response, response.secrets);
 }
 
 /** Task ids travel as exact decimal strings; a small id may arrive as a plain number. */
@@ -248,28 +342,114 @@ export interface DownloadedFile {
 	contentType?: string;
 }
 
+/** Why a result was not downloaded, as a failed item says it. */
+export function downloadError(
+	ctx: IExecuteSingleFunctions,
+	taskId: string,
+	reason: string,
+	fault?: TransientFault,
+): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
+		message: `The result of task ${taskId} was not downloaded: ${reason}`,
+		description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${fault ? ' in a moment' : ''}, or open its result URL yourself.`,
+		itemIndex: ctx.getItemIndex(),
+	});
+	return fault ? markTransient(error, fault) : error;
+}
+
+/** The download rules, applied to the first address and to every redirect. */
+function refusal(url: URL, allowLocal: boolean): string | undefined {
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return `its address is not http(s) (${url.protocol.slice(0, 20)})`;
+	}
+	if (!allowLocal && isLocalHost(url.hostname)) {
+		return `its address ${url.host.slice(0, 100)} is in a private or local network, which a result link never is`;
+	}
+	return undefined;
+}
+
 /**
  * Fetches a result image. Sent without the credential: result URLs are public links, possibly
- * on another host, and the API key must only ever go to the service itself.
+ * on another host, and the API key must only ever go to the service itself. Redirects are
+ * followed here, one at a time, so that each address is checked. Local addresses are allowed
+ * only when the service itself is local (development against the local service).
  */
-export async function downloadFile(this: IExecuteSingleFunctions, url: string): Promise<DownloadedFile> {
-	let response: IN8nHttpFullResponse;
+export async function downloadFile(
+	this: IExecuteSingleFunctions,
+	address: string,
+	taskId: string,
+	allowLocal: boolean,
+): Promise<DownloadedFile> {
+	const stop = executionStopSignal(this);
+	const secrets = await secretsOf(this);
+	let url: URL;
 	try {
-		response = (await this.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			abortSignal: executionStopSignal(this),
-		})) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw networkError.call(this, error);
+		url = new URL(address);
+	} catch {
+		throw downloadError(this, taskId, 'the service gave a result URL that is not a valid address');
 	}
-	const data = Buffer.from(response.body as ArrayBuffer);
-	if (response.statusCode >= 400) {
-		throw httpStatusError(this.getNode(), response.statusCode, data.toString('utf8'), this.getItemIndex());
+	for (let hop = 0; ; hop++) {
+		const refused = refusal(url, allowLocal);
+		if (refused) throw downloadError(this, taskId, refused);
+		const deadline = AbortSignal.timeout(limits.downloadTimeoutMs);
+		const signal = AbortSignal.any([stop, deadline]);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await untilAborted(
+				signal,
+				this.helpers.httpRequest({
+					method: 'GET',
+					url: url.href,
+					encoding: 'arraybuffer',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					timeout: limits.downloadTimeoutMs,
+					abortSignal: signal,
+				}),
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			if (stop.aborted) throw stoppedError(this, `Execution stopped while downloading the result of task ${taskId}`);
+			if (deadline.aborted) {
+				throw downloadError(this, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
+					reason: 'no answer in time',
+				});
+			}
+			const failure = networkError.call(this, error, secrets);
+			const code = networkCode(error);
+			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
+			throw downloadError(this, taskId, reason, transientFault(failure));
+		}
+		const status = response.statusCode;
+		const location = response.headers?.location;
+		if (status >= 300 && status < 400 && typeof location === 'string') {
+			if (hop >= limits.downloadMaxRedirects) throw downloadError(this, taskId, 'too many redirects');
+			try {
+				url = new URL(location, url);
+			} catch {
+				throw downloadError(this, taskId, 'a redirect to an address that is not valid');
+			}
+			continue;
+		}
+		const data = Buffer.from(response.body as ArrayBuffer);
+		if (status >= 300) {
+			const snippet = redact(data.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), secrets, 200);
+			const transient = status === 429 || status >= 500;
+			throw downloadError(
+				this,
+				taskId,
+				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
+				transient ? { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) } : undefined,
+			);
+		}
+		if (data.length > limits.downloadMaxBytes) {
+			throw downloadError(
+				this,
+				taskId,
+				`the file is larger than ${limits.downloadMaxBytes >= 1024 * 1024 ? `${Math.round(limits.downloadMaxBytes / 1024 / 1024)} MB` : `${limits.downloadMaxBytes} bytes`} (${data.length} bytes)`,
+			);
+		}
+		const contentType = response.headers?.['content-type'];
+		return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
 	}
-	const contentType = response.headers?.['content-type'];
-	return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
 }

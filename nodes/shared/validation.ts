@@ -1,6 +1,8 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { bounded } from './redact';
+
 /**
  * Checks that run in a preSend, before the request that spends credits: anything rejected here
  * costs nothing. Every message names the field and the item, as users see both in n8n.
@@ -27,7 +29,7 @@ export function isHttpUrl(value: string): boolean {
 	}
 }
 
-/** A required URL the service will download: trimmed, absolute, http(s). */
+/** A required URL the service will download: trimmed, absolute, http(s), sent as the URL parser writes it. */
 export function requireHttpUrl(ctx: IExecuteSingleFunctions, field: string, value: unknown): string {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		throw fieldError(ctx, field, 'is empty', 'Give the address of an image the service can download (https://…).');
@@ -40,11 +42,12 @@ export function requireHttpUrl(ctx: IExecuteSingleFunctions, field: string, valu
 		throw fieldError(
 			ctx,
 			field,
-			`must be an absolute http(s) URL (got "${url.slice(0, 100)}")`,
+			`must be an absolute http(s) URL (got ${JSON.stringify(bounded(url, 100))})`,
 			'The service downloads the image itself, so it needs a full public address such as https://example.com/photo.jpg.',
 		);
 	}
-	return url;
+	// What was checked is what is sent: no stray newline, no "https:host" shorthand.
+	return new URL(url).href;
 }
 
 export function requireOneOf(
@@ -57,7 +60,7 @@ export function requireOneOf(
 		throw fieldError(
 			ctx,
 			field,
-			`must be one of ${allowed.join(', ')} (got "${String(value)}")`,
+			`must be one of ${allowed.join(', ')} (got ${JSON.stringify(bounded(String(value), 100))})`,
 			'Pick one of the listed values; an expression must produce one of them exactly.',
 		);
 	}

@@ -30,7 +30,8 @@ function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
 async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
 	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
 	const binary = ctx.getInputData().binary ?? {};
-	if (!binary[property]) {
+	// An own property only: "__proto__" or "toString" name no file of the item.
+	if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
 		const available = Object.keys(binary);
 		throw fieldError(
 			ctx,

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
+import { bounded } from '../../shared/redact';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS, PRESET_IDS } from '../presets';
 
@@ -15,9 +16,12 @@ export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDat
 	const field = several ? 'Image URLs' : 'Image URL';
 
 	if (Array.isArray(body.imageUrl)) {
-		const urls = body.imageUrl.filter((url) => !(typeof url === 'string' && url.trim() === ''));
+		// Numbered as the user sees the list, blanks included; blanks are then left out.
+		const urls = body.imageUrl
+			.map((url, index) => ({ url, number: index + 1 }))
+			.filter(({ url }) => !(typeof url === 'string' && url.trim() === ''));
 		if (urls.length === 0) throw fieldError(this, field, 'is empty', 'Add at least one image URL.');
-		body.imageUrl = urls.map((url, index) => requireHttpUrl(this, `${field} #${index + 1}`, url));
+		body.imageUrl = urls.map(({ url, number }) => requireHttpUrl(this, `${field} #${number}`, url));
 	} else {
 		body.imageUrl = requireHttpUrl(this, field, body.imageUrl);
 	}
@@ -29,7 +33,7 @@ export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDat
 			throw fieldError(
 				this,
 				'Preset',
-				`"${String(presetId)}" is not a known preset`,
+				`"${bounded(String(presetId), 100)}" is not a known preset`,
 				'Pick a preset from the list, or give its ID exactly as documented, e.g. sky-replacement-sunset-sky.',
 			);
 		}

@@ -1,0 +1,20 @@
+/**
+ * The time and size limits of every request the nodes make. One object so that tests can shorten
+ * them; users meet the values documented in the README.
+ */
+export const limits = {
+	/** A create that has not answered by then may still have been created: it is never resent. */
+	createTimeoutMs: 60_000,
+	/** A status check never waits longer than this for its answer (nor past the Timeout). */
+	pollTimeoutMaxMs: 30_000,
+	/** A result download's time limit per attempt. */
+	downloadTimeoutMs: 120_000,
+	/** Result images larger than this are refused (the service's outputs are far smaller). */
+	downloadMaxBytes: 100 * 1024 * 1024,
+	/** Redirects a result download may follow, each checked like the first address. */
+	downloadMaxRedirects: 5,
+	/** A create's Retry-After longer than this fails the item as rate-limited instead of waiting. */
+	createRetryAfterMaxMs: 60_000,
+	/** Status checks in a row with a status the spec does not list before the item fails. */
+	unknownStatusGrace: 3,
+};

@@ -1,0 +1,43 @@
+/**
+ * The one gate for text that comes from the server or the network on its way to a message, a
+ * description, an item or a log line: some gateways echo request headers, and the API key must
+ * not come back through them.
+ */
+
+const REDACTED = '[redacted]';
+
+/** `APIKEY: value`, `"apikey":"value"`, `Authorization: Bearer value` and the like. */
+const HEADER_ECHO =
+	/((?:api[-_]?key|x-api-key|authorization|proxy-authorization|cookie)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?)([^\s"',;&}\]]+)/gi;
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Replaces every secret, as is and as JSON or URL encoding would write it. Safe on a whole JSON
+ * body: a secret inside a string leaves a string.
+ */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+	let out = text;
+	for (const secret of secrets) {
+		// A very short "key" would blank ordinary words; real keys are long.
+		if (secret.length < 6) continue;
+		const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+		for (const form of forms) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
+	}
+	return out;
+}
+
+/** Cuts an echoed value so that a huge answer or input cannot make a huge message. */
+export function bounded(text: string, max = 300): string {
+	return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * What a message may quote of a server's or the network's text: no secret, no value of an echoed
+ * credential header, and not more than `max` characters.
+ */
+export function redact(text: string, secrets: readonly string[], max = 300): string {
+	return bounded(withoutSecrets(text, secrets).replace(HEADER_ECHO, `$1${REDACTED}`), max);
+}

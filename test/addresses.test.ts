@@ -1,0 +1,68 @@
+import { isLocalHost } from '../nodes/shared/addresses';
+import { redact, withoutSecrets } from '../nodes/shared/redact';
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+describe('isLocalHost judges an address as the URL parser writes it', () => {
+	test.each([
+		'http://127.0.0.1/',
+		'http://127.8.9.10/',
+		'http://0.0.0.0/',
+		'http://10.0.0.1/',
+		'http://100.64.0.1/',
+		'http://169.254.169.254/',
+		'http://172.16.0.1/',
+		'http://172.31.255.255/',
+		'http://192.168.1.1/',
+		'http://224.0.0.1/',
+		'http://2130706433/',
+		'http://0x7f000001/',
+		'http://017700000001/',
+		'http://[::]/',
+		'http://[::1]/',
+		'http://[::ffff:10.0.0.1]/',
+		'http://[64:ff9b::7f00:1]/',
+		'http://[fc00::1]/',
+		'http://[fe80::1]/',
+		'http://localhost/',
+		'http://LOCALHOST./',
+		'http://api.localhost/',
+		'http://printer.local/',
+		'http://metadata.google.internal/',
+		'http://nas/',
+	])('%s is local', (url) => {
+		expect(isLocalHost(hostOf(url))).toBe(true);
+	});
+
+	test.each([
+		'https://cdn.ideal.house/',
+		'http://8.8.8.8/',
+		'http://172.32.0.1/',
+		'http://100.128.0.1/',
+		'http://192.169.0.1/',
+		'http://[2606:4700:4700::1111]/',
+		'http://[::ffff:8.8.8.8]/',
+	])('%s is public', (url) => {
+		expect(isLocalHost(hostOf(url))).toBe(false);
+	});
+});
+
+describe('redaction', () => {
+	const echoed = 'k3y-ABCDEF-123456';
+
+	test('removes the key in every spelling an answer may use, and keeps JSON readable', () => {
+		const body = `{"a":"${echoed}","b":"${encodeURIComponent(echoed)}"}`;
+		expect(JSON.parse(withoutSecrets(body, [echoed]))).toEqual({ a: '[redacted]', b: '[redacted]' });
+	});
+
+	test('removes echoed credential headers whatever their value, and cuts long texts', () => {
+		expect(redact('got APIKEY: other-value; Authorization: Bearer abc.def', [])).toBe(
+			'got APIKEY: [redacted]; Authorization: Bearer [redacted]',
+		);
+		expect(redact('x'.repeat(1000), [], 50)).toBe(`${'x'.repeat(50)}… (950 more characters)`);
+	});
+
+	test('leaves a too-short "key" alone rather than blanking ordinary words', () => {
+		expect(withoutSecrets('a b c', ['a'])).toBe('a b c');
+	});
+});
