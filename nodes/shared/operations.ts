@@ -17,6 +17,7 @@ import { creditsCharged, emitTask, isFailedTaskError } from './output';
 import { asNodeError, readWaitOptions, waitForTask } from './poller';
 import { taskFromResult, taskIdFromCreate } from './task';
 import { takeRequestSlot } from './throttle';
+import { isToolCall, withAdviceInMessage } from './tool';
 import { networkError, readEnvelope, transientFault } from './transport';
 
 /**
@@ -162,7 +163,8 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 			error: NodeApiError | NodeOperationError,
 			origin?: ErrorOrigin,
 		): INodeExecutionData[] => {
-			if (!this.continueOnFail()) throw error;
+			// A model reads only the message: called as a tool, it carries what to do as well.
+			if (!this.continueOnFail()) throw isToolCall(this) ? withAdviceInMessage(error) : error;
 			return [
 				{
 					json: errorJson(kind, operation, error, origin),

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { KINDS, type TaskKind } from './api';
 import { sniffImageType } from './images';
 import type { Task } from './task';
+import { compactTask, isToolCall } from './tool';
 import { downloadFile } from './transport';
 
 function fileNameFor(task: Task, url: string, extension: string): string {
@@ -57,7 +58,8 @@ export async function emitTask(
 		failedTaskErrors.add(error);
 		throw error;
 	}
-	const json = { ...task, creditsCharged: creditsCharged(kind, task.status) };
+	const credits = creditsCharged(kind, task.status);
+	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success' && task.output?.resultUrl) {
 		const property = String(options.binaryPropertyName || 'data');
