@@ -13,7 +13,7 @@
  *  checks  what the model was sent (tool definitions, tool results, never the Ideal House key),
  *          the tasks the service received (fields read back from the service), the answers.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -231,8 +231,20 @@ async function serviceTask(ctx: Context, task: TaskSummary) {
 	const response = await fetch(`${ctx.service.baseUrl}/api/v1/${task.kind}/result?taskId=${task.id}`, {
 		headers: { APIKEY: IDEAL_HOUSE_KEY },
 	});
-	const body = (await response.json()) as { data?: { input?: object; output?: { resultUrl?: string } } };
-	return { input: body.data?.input, resultUrl: body.data?.output?.resultUrl };
+	const body = (await response.json()) as { data?: { input?: Record<string, unknown>; output?: { resultUrl?: string } } };
+	return { input: requestFields(body.data?.input), resultUrl: body.data?.output?.resultUrl };
+}
+
+/**
+ * The request fields in the service's echo of a task's input, without what the service adds
+ * (`imageUrls`, `model`, …) or fills in when a field was not sent (`prompt: ""`, `presetId: null`).
+ */
+function requestFields(input: Record<string, unknown> | undefined) {
+	if (!input) return input;
+	const sent = ['imageUrl', 'presetId', 'prompt', 'imageSize', 'emptyType', 'maskUrl', 'maskBase64'];
+	return Object.fromEntries(
+		Object.entries(input).filter(([key, value]) => sent.includes(key) && value !== null && value !== ''),
+	);
 }
 
 function toolCallsOf(requests: RecordedModelRequest[]) {
@@ -392,7 +404,7 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 				required: ['imageUrl', 'preset', 'prompt'],
 			},
 		);
-		console.log(`MCP tools/list:\n${JSON.stringify(tools, null, 2)}`);
+		writeFileSync(join(WORK, 'logs', 'mcp-tools.json'), JSON.stringify(tools, null, 2));
 
 		const tasksBefore = ctx.service.stats().tasks.length;
 		const call = await report.timed(
@@ -472,7 +484,14 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		await ctx?.app.stop();
-		if (ctx) report.checkPackageLog('setup: n8n start', ctx.app.output(), { n8nAppDir: N8N_APP });
+		if (ctx) {
+			report.checkPackageLog('setup: n8n start', ctx.app.output(), {
+				n8nAppDir: N8N_APP,
+				// n8n logs the tool errors the test causes: the 9010 and the unknown preset.
+				provoked: /SCAN_TEXT_ERROR|"Purple Sky" is not a known preset/,
+			});
+			writeFileSync(join(WORK, 'logs', 'model-requests.json'), JSON.stringify(ctx.model.requests, null, 2));
+		}
 		await Promise.all([ctx?.service.close(), ctx?.model.close()]);
 	}
 	return report.print({

@@ -23,6 +23,6 @@ trap 'keep_or_remove_work $? "n8n logs in ${WORK}/logs"' EXIT
 
 install_package "${WORK}"
 
-AGENT_REPO="${REPO}" AGENT_WORK="${WORK}" AGENT_USER_FOLDER="${USER_FOLDER}" AGENT_N8N_APP="${APP_DIR}" \
+AGENT_REPO="${REPO}" AGENT_WORK="${WORK}" AGENT_USER_FOLDER="${USER_FOLDER}" AGENT_N8N_APP="$(cd "${APP_DIR}" && pwd -P)" \
 	AGENT_SHELL_STEPS="${STEPS}" AGENT_STARTED_AT="${STARTED_AT}" \
 	npx --no-install tsx "${HERE}/agent.ts"
