@@ -190,11 +190,15 @@ interface ChatOutcome {
 	creditsSpent: number;
 }
 
-async function untilServed(url: string, timeoutMs: number): Promise<void> {
-	// Publishing registers the webhooks a moment later (n8n applies them from an outbox).
+/**
+ * Publishing registers the webhooks a moment later (n8n applies them from an outbox): waits
+ * until n8n answers the production URL with anything but "not registered" (404).
+ */
+async function untilServed(url: string, init: RequestInit, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		const response = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
+		const response = await fetch(url, init).catch(() => undefined);
+		await response?.body?.cancel();
 		if (response && response.status !== 404) return;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
@@ -336,7 +340,8 @@ async function checkChat(ctx: Context, chatUrl: string, script: ChatScript, inde
 
 async function runAgentChats(ctx: Context): Promise<ChatOutcome[]> {
 	const chatUrl = `${ctx.base}/webhook/${webhookIdOf(AGENT_EXAMPLE.file, '@n8n/n8n-nodes-langchain.chatTrigger')}/chat`;
-	await untilServed(chatUrl, 30_000);
+	// The Chat Trigger's GET serves the hosted chat page.
+	await untilServed(chatUrl, { method: 'GET' }, 60_000);
 	const outcomes: ChatOutcome[] = [];
 	for (const [index, script] of CHATS.entries()) outcomes.push(await checkChat(ctx, chatUrl, script, index));
 
@@ -374,7 +379,12 @@ interface McpOutcome {
 async function runMcp(ctx: Context): Promise<McpOutcome> {
 	const group = 'mcp: official client (Streamable HTTP)';
 	const url = new URL(`${ctx.base}/mcp/${MCP_EXAMPLE.path}`);
-	await untilServed(url.href, 30_000);
+	// An empty JSON-RPC message: refused by the MCP server once it is there, harmlessly.
+	await untilServed(
+		url.href,
+		{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' },
+		60_000,
+	);
 	const client = new Client({ name: 'ideal-house-test', version: '1.0.0' });
 	const texts: string[] = [];
 	try {
@@ -487,8 +497,9 @@ async function main(): Promise<number> {
 		if (ctx) {
 			report.checkPackageLog('setup: n8n start', ctx.app.output(), {
 				n8nAppDir: N8N_APP,
-				// n8n logs the tool errors the test causes: the 9010 and the unknown preset.
-				provoked: /SCAN_TEXT_ERROR|"Purple Sky" is not a known preset/,
+				// n8n logs the tool errors the test causes (the 9010 and the unknown preset), and the
+				// calls that wait for the webhooks to be registered.
+				provoked: /SCAN_TEXT_ERROR|"Purple Sky" is not a known preset|is not registered/,
 			});
 			writeFileSync(join(WORK, 'logs', 'model-requests.json'), JSON.stringify(ctx.model.requests, null, 2));
 		}
