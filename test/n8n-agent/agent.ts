@@ -17,7 +17,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
+// The SDK's subpath exports (`./client/*.js`) are not followed by the lint's resolver; Node and tsx resolve them.
+// eslint-disable-next-line import-x/no-unresolved
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// eslint-disable-next-line import-x/no-unresolved
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { type RunningService, startService } from '../../service/server.ts';

@@ -1,4 +1,4 @@
-/* eslint-disable no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 /**
  * `npm run chat-model-stub`: the scripted chat model on http://127.0.0.1:8788/v1 (or `--port N`),
  * for trying the AI agent example without a real model. Any API key is accepted.

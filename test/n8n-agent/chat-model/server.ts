@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * A scripted stand-in for an OpenAI-compatible chat model: the parts of the Chat Completions API
  * that n8n's OpenAI Chat Model node uses when its credential's Base URL points here
