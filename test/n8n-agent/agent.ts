@@ -460,6 +460,7 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 			`isError ${String(bad.isError)}: ${badText.slice(0, 500)}`,
 		);
 		report.equal(group, 'tools/call with an unknown preset: nothing created or charged', ctx.service.stats().tasks.length, badBefore);
+		writeFileSync(join(WORK, 'logs', 'mcp-calls.json'), JSON.stringify({ call, bad }, null, 2));
 	} catch (error) {
 		report.check(group, 'the MCP session ran without an exception', false, (error as Error).stack);
 	} finally {
