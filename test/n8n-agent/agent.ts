@@ -455,8 +455,8 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 		texts.push(badText);
 		report.check(
 			group,
-			'tools/call with an unknown preset: a readable error naming close matches',
-			/"Purple Sky" is not a known preset\. Close matches: .*Sky Replacement: /.test(badText),
+			'tools/call with an unknown preset: an error result (isError) naming close matches',
+			bad.isError === true && /"Purple Sky" is not a known preset\. Close matches: .*Sky Replacement: /.test(badText),
 			`isError ${String(bad.isError)}: ${badText.slice(0, 500)}`,
 		);
 		report.equal(group, 'tools/call with an unknown preset: nothing created or charged', ctx.service.stats().tasks.length, badBefore);
