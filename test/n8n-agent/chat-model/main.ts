@@ -7,9 +7,10 @@ import { startChatModel } from './server.ts';
 
 const portFlag = process.argv.indexOf('--port');
 const port = portFlag === -1 ? 8788 : Number(process.argv[portFlag + 1]);
-const stub = await startChatModel({ port });
-console.log(`Scripted chat model on ${stub.baseUrl} (model "ideal-house-scripted", any API key).`);
-console.log('Try: Enhance http://127.0.0.1:8787/samples/living-room.png with the preset "Sunset Sky"');
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => void stub.close().then(() => process.exit(0)));
-}
+void startChatModel({ port }).then((stub) => {
+	console.log(`Scripted chat model on ${stub.baseUrl} (model "ideal-house-scripted", any API key).`);
+	console.log('Try: Enhance http://127.0.0.1:8787/samples/living-room.png with the preset "Sunset Sky"');
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(signal, () => void stub.close().then(() => process.exit(0)));
+	}
+});
