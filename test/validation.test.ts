@@ -39,7 +39,7 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 		['a relative image URL', { imageUrl: '/photos/a.jpg' }, 'Image URL must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]'],
 		['an ftp image URL', { imageUrl: 'ftp://photos.example.com/a.jpg' }, 'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]'],
 		['no preset and no prompt', { presetId: '', prompt: '  ' }, 'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]'],
-		['an unknown preset from an expression', { presetId: '={{ "sky-replacement-purple-sky" }}' }, 'Preset "sky-replacement-purple-sky" is not a known preset [item 0]'],
+		['an unknown preset from an expression', { presetId: '={{ "sky-replacement-purple-sky" }}' }, 'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]'],
 		['a size the service does not offer', { imageSize: '={{ "8K" }}' }, 'Image Size must be one of 512, 1K, 2K, 4K (got "8K") [item 0]'],
 		['an empty list of URLs', { imageInput: 'urls', imageUrls: [] }, 'Image URLs is empty [item 0]'],
 		['one bad URL in a list', { imageInput: 'urls', imageUrls: ['https://a.example.com/1.jpg', 'not a url'], presetId: 'hdr-merge-hdr-merge' }, 'Image URLs #2 must be an absolute http(s) URL (got "not a url") [item 0]'],

@@ -1,7 +1,9 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
+import { toolDescriptionField } from '../shared/tool';
 import { checkRemoveBody, removeFields } from './descriptions/remove';
+import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
 
 export class ObjectRemover implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,6 +27,8 @@ export class ObjectRemover implements INodeType {
 				},
 				'Get the result of a removal task',
 			),
+			toolDescriptionField('remove', REMOVE_TOOL_DESCRIPTION),
+			toolDescriptionField('getResult', REMOVAL_RESULT_TOOL_DESCRIPTION),
 			...removeFields,
 			waitForCompletionField('remove'),
 			taskIdField,

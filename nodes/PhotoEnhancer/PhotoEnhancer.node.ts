@@ -1,8 +1,10 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
+import { toolDescriptionField } from '../shared/tool';
 import { enhanceFields, checkEnhanceBody } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
+import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from './toolDescriptions';
 
 export class PhotoEnhancer implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,6 +38,8 @@ export class PhotoEnhancer implements INodeType {
 				},
 				'Get the result of an enhancement task',
 			),
+			toolDescriptionField('enhance', ENHANCE_TOOL_DESCRIPTION),
+			toolDescriptionField('getResult', PHOTO_RESULT_TOOL_DESCRIPTION),
 			...enhanceFields,
 			waitForCompletionField('enhance'),
 			taskIdField,

@@ -18,6 +18,7 @@ import { asNodeError, checkWaitOptions, readWaitOptions, waitForTask } from './p
 import { parseTaskIdField, taskFromResult, taskIdFromCreate } from './task';
 import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
 import { readEnvelope, sendToService, transientFault, type ServiceResponse } from './transport';
+import { isToolCall, withAdviceInMessage } from './tool';
 
 /**
  * The two operations every node has — create a task, read a task — as declarative routing.
@@ -197,7 +198,8 @@ function sendWithRetry(kind: TaskKind, operation: 'create' | 'read', validate?: 
 			error: NodeApiError | NodeOperationError,
 			origin?: ErrorOrigin,
 		): INodeExecutionData[] => {
-			if (!this.continueOnFail()) throw error;
+			// A model reads only the message: called as a tool, it carries what to do as well.
+			if (!this.continueOnFail()) throw isToolCall(this) ? withAdviceInMessage(error) : error;
 			return [
 				{
 					json: errorJson(kind, operation, error, origin),

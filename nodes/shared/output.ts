@@ -9,6 +9,7 @@ import { sniffImageType } from './images';
 import { asNodeError } from './poller';
 import { bounded } from './redact';
 import type { Task } from './task';
+import { compactTask, isToolCall } from './tool';
 import { downloadError, downloadFile, transientFault, type DownloadedFile } from './transport';
 
 function safeDecode(text: string): string {
@@ -124,7 +125,8 @@ export async function emitTask(
 		failedTaskErrors.add(error);
 		throw error;
 	}
-	const json = { ...task, creditsCharged: creditsCharged(kind, task.status) };
+	const credits = creditsCharged(kind, task.status);
+	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success') {
 		const property = String(options.binaryPropertyName || 'data');

@@ -251,7 +251,7 @@ describe("the nodes' own checks: nothing reaches the service", () => {
 			'photoEnhancer',
 			() => photo({ presetId: 'sky-replacement-purple-sky' }),
 			undefined,
-			'Preset "sky-replacement-purple-sky" is not a known preset [item 0]',
+			'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
 		],
 		// (A literally empty Mask URL never runs: n8n itself stops on the required parameter.)
 		[

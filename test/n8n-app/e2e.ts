@@ -418,6 +418,9 @@ interface Example {
 	verify: (ctx: Context, group: string, run: RunOutput) => Promise<void>;
 }
 
+/** The AI agent and MCP examples need a chat model and MCP client: test/n8n-agent runs them. */
+const RUN_BY_AGENT_TEST = ['ai-agent-photo-assistant.json', 'mcp-photo-tools.json'];
+
 const EXAMPLES: Example[] = [
 	{
 		file: 'enhance-listing-photos.json',
@@ -1060,6 +1063,7 @@ async function main(): Promise<number> {
 			(file) =>
 				file.endsWith('.json') &&
 				file !== FORM_EXAMPLE.file &&
+				!RUN_BY_AGENT_TEST.includes(file) &&
 				!EXAMPLES.some((example) => example.file === file),
 		);
 		check(

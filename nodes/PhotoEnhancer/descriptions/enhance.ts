@@ -2,10 +2,38 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 
 import { bounded } from '../../shared/redact';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
-import { HDR_MERGE_PRESET_ID, PRESETS, PRESET_IDS } from '../presets';
+import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
+import { describePreset, lookUpPreset } from '../presetLookup';
 
 const show = { operation: ['enhance'] };
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
+
+/**
+ * The preset id for what the item gives: an id as is, or a unique preset name (as a model or an
+ * expression may write it). Ambiguous or unknown text fails here, before anything is charged.
+ */
+function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
+	if (typeof value !== 'string') {
+		throw fieldError(ctx, 'Preset', `must be a preset ID or name, not ${typeof value}`);
+	}
+	const lookup = lookUpPreset(value);
+	if (lookup.found) return lookup.id;
+	const listed = lookup.candidates.map(describePreset).join('; ');
+	if (lookup.reason === 'ambiguous') {
+		throw fieldError(
+			ctx,
+			'Preset',
+			`"${bounded(value, 100)}" matches several presets: ${listed}`,
+			'Give the full name (Category: Name) or the ID of the one you mean.',
+		);
+	}
+	throw fieldError(
+		ctx,
+		'Preset',
+		`"${bounded(value, 100)}" is not a known preset${listed ? `. Close matches: ${listed}` : ''}`,
+		'Pick a preset from the list, or give its ID (e.g. sky-replacement-sunset-sky) or its name (e.g. "Sky Replacement: Sunset Sky").',
+	);
+}
 
 /**
  * Validates and tidies the body the fields below produced, before anything is charged: one URL
@@ -29,15 +57,7 @@ export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDat
 	const presetId = typeof body.presetId === 'string' ? body.presetId.trim() : body.presetId;
 	const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : body.prompt;
 	if (presetId) {
-		if (typeof presetId !== 'string' || !PRESET_IDS.has(presetId)) {
-			throw fieldError(
-				this,
-				'Preset',
-				`"${bounded(String(presetId), 100)}" is not a known preset`,
-				'Pick a preset from the list, or give its ID exactly as documented, e.g. sky-replacement-sunset-sky.',
-			);
-		}
-		body.presetId = presetId;
+		body.presetId = requirePreset(this, presetId);
 	} else {
 		delete body.presetId;
 	}

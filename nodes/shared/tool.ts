@@ -1,0 +1,57 @@
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+
+import type { Task } from './task';
+
+/**
+ * How the nodes behave as tools: n8n generates `<node>Tool` variants of both nodes (from
+ * `usableAsTool`) for its AI Agent and its MCP Server Trigger. A model reads only the tool's
+ * description and the JSON the tool returns, so both are shaped for it here.
+ */
+
+/** Whether the node runs as the tool variant n8n generated (type `…photoEnhancerTool`). */
+export function isToolCall(ctx: { getNode(): INode }): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+/**
+ * What a model needs from a task, and no more: the full task (with its echoed input) would only
+ * cost tokens. `resultUrl`, `width` and `height` are null until the task has succeeded.
+ */
+export function compactTask(task: Task, creditsCharged: number): IDataObject {
+	return {
+		id: task.id,
+		status: task.status,
+		resultUrl: task.output?.resultUrl ?? null,
+		width: task.output?.width ?? null,
+		height: task.output?.height ?? null,
+		creditsCharged,
+	};
+}
+
+/**
+ * A model sees only an error's message, not its description: the description (what to do) is
+ * added to the message, so the agent can act on it (rephrase a prompt, pick another preset).
+ */
+export function withAdviceInMessage<E extends { message: string; description?: string | null }>(error: E): E {
+	const advice = error.description?.trim();
+	if (advice && !error.message.includes(advice)) error.message = `${error.message}. ${advice}`;
+	return error;
+}
+
+/**
+ * The description the model reads, on the tool variant only (n8n shows `@tool` fields there).
+ * Declaring it here also stops n8n from adding its generic "Set Automatically" description, which
+ * would tell the model no more than "Enhance a photo in Ideal House Photo Enhancer". The user can
+ * still edit it in the tool's panel.
+ */
+export function toolDescriptionField(operation: string, text: string): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		default: text,
+		description: 'What the AI model is told about this tool: what it does, its cost and its inputs',
+		displayOptions: { show: { '@tool': [true], operation: [operation] } },
+	};
+}

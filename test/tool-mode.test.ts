@@ -1,0 +1,144 @@
+/**
+ * The nodes as the tool variants n8n generates from `usableAsTool` (type `…photoEnhancerTool`):
+ * the same node description under the tool's name, run through n8n's engine with nock on the wire.
+ */
+import nock from 'nock';
+import { NodeHelpers, type INodeType } from 'n8n-workflow';
+
+import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
+import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
+import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
+import { runNode } from './harness/engine';
+import { API_KEY, BIG_ID, OR, PE, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+
+/** What n8n's tool generation does to the name; the rest of the description is the node's own. */
+function asTool(nodeType: INodeType): INodeType {
+	const description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
+	return { ...nodeType, description } as INodeType;
+}
+
+const photoTool = asTool(new PhotoEnhancer());
+const removerTool = asTool(new ObjectRemover());
+
+const enhance = (parameters: Record<string, unknown> = {}) => ({
+	operation: 'enhance',
+	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+	presetId: 'sky-replacement-sunset-sky',
+	...parameters,
+});
+
+beforeEach(resetWire);
+afterAll(() => nock.restore());
+
+describe('tool variants', () => {
+	test('the tool description is a field of the tool variant only, with a default a model can use', () => {
+		const fill = (nodeType: INodeType) =>
+			NodeHelpers.getNodeParameters(
+				nodeType.description.properties,
+				{ operation: 'enhance' },
+				true,
+				false,
+				{ typeVersion: 1 } as never,
+				nodeType.description,
+			);
+		expect(fill(photoTool)?.toolDescription).toBe(ENHANCE_TOOL_DESCRIPTION);
+		expect(fill(new PhotoEnhancer())).not.toHaveProperty('toolDescription');
+		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/10 credits/);
+		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/Sky Replacement: .*Sunset Sky/);
+	});
+
+	test('a finished task comes back as compact JSON, with no binary', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created(BIG_ID))
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } }));
+
+		const { items, error } = await runNode({ node: photoTool, parameters: enhance() });
+
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: {
+					id: BIG_ID,
+					status: 'Success',
+					resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`,
+					width: 4096,
+					height: 3072,
+					creditsCharged: 10,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('a preset name from the model is sent as its id', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created(BIG_ID))
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID));
+
+		const { error } = await runNode({ node: photoTool, parameters: enhance({ presetId: '={{ "Sunset Sky" }}' }) });
+
+		expect(error).toBeUndefined();
+		expect(recorded[0].body).toEqual({
+			imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+			presetId: 'sky-replacement-sunset-sky',
+			imageSize: '4K',
+		});
+	});
+
+	test.each([
+		['an ambiguous name', 'Real Estate Photo Editing', /matches several presets: Image Optimization: Real Estate Photo Editing \(image-optimization-real-estate-photo-editing\); Image Quality Correction: Real Estate Photo Editing/],
+		['an unknown name', 'Purple Sky', /"Purple Sky" is not a known preset\. Close matches: Sky Replacement: /],
+	])('%s fails before anything is sent, listing the presets it could mean', async (_case, name, message) => {
+		const { error } = await runNode({ node: photoTool, parameters: enhance({ presetId: `={{ ${JSON.stringify(name)} }}` }) });
+
+		expect(error?.message).toMatch(message);
+		expect(recorded).toEqual([]);
+	});
+
+	test('an error tells the model what to do in its message (9010: rephrase the prompt)', async () => {
+		api().post(PE.create).reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+
+		const { error, run } = await runNode({
+			node: photoTool,
+			parameters: enhance({ presetId: '', prompt: 'make it look like a crime scene' }),
+		});
+
+		expect(error?.message).toMatch(/Ideal House error 9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review.*Rephrase the prompt/);
+		expect(JSON.stringify(run)).not.toContain(API_KEY);
+	});
+
+	test('as a plain node the error message stays as it was, the advice in the description', async () => {
+		api().post(PE.create).reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+
+		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ presetId: '', prompt: 'x' }) });
+
+		expect(error?.message).not.toMatch(/Rephrase/);
+		expect(error?.description).toMatch(/Rephrase the prompt/);
+	});
+
+	test('Object Remover as a tool: compact JSON of the emptied room', async () => {
+		api()
+			.post(OR.create)
+			.reply(200, created('77'))
+			.get(OR.result)
+			.query({ taskId: '77' })
+			.reply(200, taskResponse('77', { output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 } }));
+
+		const { items, error } = await runNode({
+			node: removerTool,
+			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/room.jpg' },
+		});
+
+		expect(error).toBeUndefined();
+		expect(recorded[0].body).toEqual({ imageUrl: 'https://photos.example.com/room.jpg', emptyType: 'whole_house' });
+		expect(items.map((item) => item.json)).toEqual([
+			{ id: '77', status: 'Success', resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768, creditsCharged: 1 },
+		]);
+	});
+});
