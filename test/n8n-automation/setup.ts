@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { type RunningCrmStub, startCrmStub } from '../../service/crm/crm.ts';
 import { type RunningMlsFeed, startMlsFeed } from '../../service/mls/feed.ts';
 import { type RunningService, startService } from '../../service/server.ts';
-import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
+import { importWorkflows } from '../n8n-app/imports.ts';
 import {
 	freePort,
 	logFile,
@@ -166,15 +166,15 @@ export async function importAll(
 			timeoutMs: 240_000,
 		});
 	const imports = { report, group, work: settings.work, n8n: cli };
-	await importCredential(imports, CREDENTIALS.idealHouse, {
-		apiKey: LOCAL_ACCOUNT,
-		baseUrl: stands.service.baseUrl,
-	});
-	// The feed's and the CRM's bearer tokens, and the brokerage database.
-	const file = join(settings.work, 'other-credentials.json');
+	// All four credentials in one CLI call (each call starts n8n: 10-20 s).
+	const file = join(settings.work, 'credentials.json');
 	writeFileSync(
 		file,
 		JSON.stringify([
+			{
+				...CREDENTIALS.idealHouse,
+				data: { apiKey: LOCAL_ACCOUNT, baseUrl: stands.service.baseUrl },
+			},
 			{ ...CREDENTIALS.feed, data: { token: stands.feed.token } },
 			{ ...CREDENTIALS.crm, data: { token: stands.crm.token } },
 			{
@@ -190,15 +190,15 @@ export async function importAll(
 			},
 		]),
 	);
-	const other = await report.timed(
-		'n8n import:credentials (feed, CRM, database)',
-		async () => await cli('import-other-credentials', ['import:credentials', `--input=${file}`]),
+	const result = await report.timed(
+		'n8n import:credentials',
+		async () => await cli('import-credentials', ['import:credentials', `--input=${file}`]),
 	);
 	report.check(
 		group,
-		'import:credentials: exit 0, the feed, CRM and database credentials imported',
-		other.code === 0 && /imported 3 credentials\./i.test(other.stdout),
-		`exit ${other.code}; see ${logFile(settings.work, 'import-other-credentials')}`,
+		'import:credentials: exit 0, the Ideal House, feed, CRM and database credentials imported',
+		result.code === 0 && /imported 4 credentials\./i.test(result.stdout),
+		`exit ${result.code}; see ${logFile(settings.work, 'import-credentials')}`,
 	);
 	await importWorkflows(imports, workflows, stands.service.baseUrl);
 }
@@ -284,7 +284,7 @@ export async function executionsOf(
 	workflowId: string,
 ): Promise<ExecutionRecord[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { status, json } = await session.rest(`/rest/executions?filter=${filter}&limit=200`);
+	const { status, json } = await session.rest(`/rest/executions?filter=${filter}&limit=100`);
 	if (status !== 200)
 		throw new Error(`GET /rest/executions: HTTP ${status} ${JSON.stringify(json).slice(0, 300)}`);
 	return ((json.data as { results?: ExecutionRecord[] } | undefined)?.results ?? [])
