@@ -3,7 +3,10 @@
  * service rejects before creating a task and one whose task fails; checked against what the CRM
  * stand-in received, the webhook's answers and the service's own task list.
  */
-import { type Context, setActive, until, WORKFLOWS } from './setup.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { type Context, setActive, settings, until, WORKFLOWS } from './setup.ts';
 
 const GROUP = 'CRM webhook (concurrent calls, live n8n)';
 /** How long a call may take: the tasks' 1.5 s, the nodes' first poll after about 4 s, both nodes. */
@@ -114,6 +117,11 @@ export async function runCrm(ctx: Context): Promise<void> {
 		}),
 	);
 	const wall = (Date.now() - started) / 1000;
+	// What the CRM was told and sent, for reading after a run (KEEP_WORK=1).
+	writeFileSync(
+		join(settings.work, 'logs', 'crm-answers.json'),
+		JSON.stringify({ answers, writes: ctx.crm.writes() }, null, 2),
+	);
 	checkCrm(ctx, answers, before, wall);
 }
 
@@ -268,6 +276,6 @@ function checkCrm(ctx: Context, answers: Answer[], before: Set<string>, wall: nu
 	);
 	ctx.figures.push(
 		`CRM: ${answers.length} webhook calls at once, ${photos} photos, ${enhanceTasks.length} enhancer + ${removeTasks.length} remover tasks, ` +
-			`2 failed photos reported, ${charged} credits; answers in ${answers.map((answer) => (answer.ms / 1000).toFixed(1)).join('/')} s (${wall.toFixed(1)} s for all)`,
+			`${Object.keys(reasons).length} failed photos reported, ${charged} credits; answers in ${answers.map((answer) => (answer.ms / 1000).toFixed(1)).join('/')} s (${wall.toFixed(1)} s for all)`,
 	);
 }
