@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The CRM example in a live n8n: its webhook called for several listings at once, one photo the
  * service rejects before creating a task and one whose task fails; checked against what the CRM
