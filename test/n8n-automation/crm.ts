@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type Context, setActive, settings, until, WORKFLOWS } from './setup.ts';
+import { activateWorkflow } from '../n8n-app/n8n-process.ts';
+import { type Context, settings, until, WORKFLOWS } from './setup.ts';
 
 const GROUP = 'CRM webhook (concurrent calls, live n8n)';
 /** How long a call may take: the tasks' 1.5 s, the nodes' first poll after about 4 s, both nodes. */
@@ -73,13 +74,8 @@ interface Answer {
  */
 export async function activateCrm(ctx: Context): Promise<void> {
 	const { report, session } = ctx;
-	const activated = await setActive(session, WORKFLOWS.crm.id, true);
-	report.check(
-		GROUP,
-		'activated (REST)',
-		activated.status === 200,
-		`HTTP ${activated.status} ${activated.body}`,
-	);
+	const activated = await activateWorkflow(session, WORKFLOWS.crm.id);
+	report.check(GROUP, 'activated (REST)', activated.active, activated.detail);
 }
 
 async function untilRegistered(ctx: Context): Promise<boolean> {

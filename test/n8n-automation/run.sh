@@ -12,9 +12,14 @@
 # Everything it started is stopped on exit, pass or fail. Exits non-zero on any failed check. The
 # work folder (logs of every process) is kept on failure, or always with KEEP_WORK=1.
 #
+# Usage: run.sh [--n8n VERSION]
+#   VERSION       an n8n line of test/n8n-app/versions/ (1.123, 2.41) or an exact release of one;
+#                 default N8N_VERSION, else 2.41. Each line runs on the Node.js its .nvmrc names.
 # Environment:
-#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-app).
+#   N8N_VERSION   the default for --n8n.
+#   N8N_APP_DIR   where n8n is installed (default ~/.cache/n8n-nodes-ideal-house/n8n-<release>-node<major>).
 #   KEEP_WORK=1   keep the work folder after a passing run.
+#   AUTOMATION_INTERVAL_SECONDS   the Schedule Trigger's interval in the test (default 10).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +29,15 @@ FAIL_PREFIX="n8n automation"
 cd "${REPO}"
 RUN_START="$(now)"
 
+wanted=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--n8n) wanted="${2:-}"; shift 2 ;;
+	--n8n=*) wanted="${1#--n8n=}"; shift ;;
+	*) fail "unknown argument $1 (usage: run.sh [--n8n VERSION])" ;;
+	esac
+done
+select_n8n "${wanted}"
 ensure_n8n_app
 
 pg_bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }

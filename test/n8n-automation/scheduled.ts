@@ -3,6 +3,7 @@
  * changes between runs (new listings, a new photo, replaced photos, nothing), then checked
  * against the feed's, the service's and the listings table's own records.
  */
+import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import {
 	LOCAL_ACCOUNT,
 	type Context,
@@ -12,7 +13,7 @@ import {
 	FEED_PAGE_SIZE,
 	nodeOutput,
 	queryBrokerage,
-	setActive,
+	deactivateWorkflow,
 	TERMINAL,
 	until,
 	WORKFLOWS,
@@ -97,12 +98,12 @@ export async function runScheduled(ctx: Context, intervalSeconds: number): Promi
 		const expectedKept = fresh.map((media) => keyOf(media as unknown as Record<string, unknown>));
 		for (const key of expectedKept) seen.add(key);
 		if (index === 0) {
-			const activated = await setActive(session, WORKFLOWS.scheduled.id, true);
+			const activated = await activateWorkflow(session, WORKFLOWS.scheduled.id);
 			report.check(
 				GROUP,
 				`activated with a ${intervalSeconds} s interval (REST)`,
-				activated.status === 200,
-				`HTTP ${activated.status} ${activated.body}`,
+				activated.active,
+				activated.detail,
 			);
 		}
 		// The first run that started after the change, once it has ended.
@@ -123,7 +124,7 @@ export async function runScheduled(ctx: Context, intervalSeconds: number): Promi
 			expectedUrls: fresh.map((media) => media.MediaURL),
 		});
 	}
-	const deactivated = await setActive(session, WORKFLOWS.scheduled.id, false);
+	const deactivated = await deactivateWorkflow(session, WORKFLOWS.scheduled.id);
 	report.check(GROUP, 'deactivated (REST)', deactivated.status === 200, deactivated.body);
 	const credits = ctx.service.stats().credits.byKey[LOCAL_ACCOUNT] ?? { charged: 0, refunded: 0 };
 	return {

@@ -260,22 +260,22 @@ export async function setUp(
 }
 
 /**
- * Activates (publishes) or deactivates a workflow over REST: n8n 2.x has endpoints for it, 1.x
- * takes the `active` flag on the workflow.
+ * Deactivates (n8n 2.x: unpublishes) a workflow: n8n 2.x has an endpoint for it, 1.x takes the
+ * `active` flag on the workflow. (Activation: `activateWorkflow` of n8n-process.ts.)
  */
-export async function setActive(
+export async function deactivateWorkflow(
 	session: RestSession,
 	workflowId: string,
-	active: boolean,
 ): Promise<{ status: number; body: string }> {
 	const stored = await session.rest(`/rest/workflows/${workflowId}`);
 	const versionId = stored.json.data?.versionId;
-	let answer = await session.rest(
-		`/rest/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`,
-		{ versionId },
-	);
+	let answer = await session.rest(`/rest/workflows/${workflowId}/deactivate`, { versionId });
 	if (answer.status === 404)
-		answer = await session.rest(`/rest/workflows/${workflowId}`, { versionId, active }, 'PATCH');
+		answer = await session.rest(
+			`/rest/workflows/${workflowId}`,
+			{ versionId, active: false },
+			'PATCH',
+		);
 	return { status: answer.status, body: JSON.stringify(answer.json).slice(0, 400) };
 }
 
