@@ -58,7 +58,8 @@ const PHASES: Phase[] = [
 ];
 
 /** `MediaKey@ModificationTimestamp`, the key the example deduplicates on. */
-const keyOf = (json: Record<string, unknown>) => `${json.MediaKey}@${json.ModificationTimestamp}`;
+const keyOf = (json: { MediaKey?: unknown; ModificationTimestamp?: unknown }) =>
+	`${String(json.MediaKey)}@${String(json.ModificationTimestamp)}`;
 
 /** The photos (MediaCategory Photo) the feed publishes now: key, URL, listing. */
 function feedPhotos(ctx: Context) {
@@ -92,10 +93,8 @@ export async function runScheduled(ctx: Context, intervalSeconds: number): Promi
 	for (const [index, phase] of PHASES.entries()) {
 		phase.change(ctx);
 		const changedAt = Date.now();
-		const fresh = feedPhotos(ctx).filter(
-			(media) => !seen.has(keyOf(media as unknown as Record<string, unknown>)),
-		);
-		const expectedKept = fresh.map((media) => keyOf(media as unknown as Record<string, unknown>));
+		const fresh = feedPhotos(ctx).filter((media) => !seen.has(keyOf(media)));
+		const expectedKept = fresh.map(keyOf);
 		for (const key of expectedKept) seen.add(key);
 		if (index === 0) {
 			const activated = await activateWorkflow(session, WORKFLOWS.scheduled.id);
