@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
-import { type Context, settings, until, WORKFLOWS } from './setup.ts';
+import { type Context, executionsOf, settings, TERMINAL, until, WORKFLOWS } from './setup.ts';
 
 const GROUP = 'CRM webhook (concurrent calls, live n8n)';
 /** How long a call may take: the tasks' 1.5 s, the nodes' first poll after about 4 s, both nodes. */
@@ -120,6 +120,19 @@ export async function runCrm(ctx: Context): Promise<void> {
 		JSON.stringify({ answers, writes: ctx.crm.writes() }, null, 2),
 	);
 	checkCrm(ctx, answers, before, wall);
+	// Every photo's item went on to the end: no execution of the listing calls ended in error.
+	const executions = await until('the CRM executions to end', 60_000, async () => {
+		const list = await executionsOf(ctx.session, WORKFLOWS.crm.id);
+		return list.length >= answers.length && list.every((entry) => TERMINAL.includes(entry.status))
+			? list
+			: undefined;
+	}).catch(() => []);
+	ctx.report.equal(
+		GROUP,
+		`one execution per call (${answers.length}), each ended "success"`,
+		executions.map((entry) => entry.status),
+		answers.map(() => 'success'),
+	);
 }
 
 interface ServiceTask {
