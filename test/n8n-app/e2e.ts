@@ -418,8 +418,16 @@ interface Example {
 	verify: (ctx: Context, group: string, run: RunOutput) => Promise<void>;
 }
 
-/** The AI agent and MCP examples need a chat model and MCP client: test/n8n-agent runs them. */
-const RUN_BY_AGENT_TEST = ['ai-agent-photo-assistant.json', 'mcp-photo-tools.json'];
+/**
+ * Examples that need more than this test starts, run by the other real-n8n tests: a chat model and
+ * an MCP client (test/n8n-agent), or an MLS feed, a CRM and PostgreSQL (test/n8n-automation).
+ */
+const RUN_ELSEWHERE = [
+	'ai-agent-photo-assistant.json',
+	'mcp-photo-tools.json',
+	'scheduled-mls-enhance.json',
+	'crm-webhook-enhance.json',
+];
 
 const EXAMPLES: Example[] = [
 	{
@@ -1063,7 +1071,7 @@ async function main(): Promise<number> {
 			(file) =>
 				file.endsWith('.json') &&
 				file !== FORM_EXAMPLE.file &&
-				!RUN_BY_AGENT_TEST.includes(file) &&
+				!RUN_ELSEWHERE.includes(file) &&
 				!EXAMPLES.some((example) => example.file === file),
 		);
 		check(
