@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { KINDS, TERMINAL_STATUSES, type TaskKind } from './api';
 import { executionStopSignal } from './cancellation';
 import { clock } from './clock';
+import { PollSchedule } from './poll-schedule';
 import { taskFromResult, type Task } from './task';
 import { apiRequest, transientFault } from './transport';
 
@@ -73,7 +74,9 @@ export async function waitForTask(
 	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;
-	let wait = jittered(interval);
+	const schedule = new PollSchedule(clock.now(), interval, jittered(interval));
+	/** After a passing fault: the backoff, instead of the schedule's wait. */
+	let faultWait: number | undefined;
 
 	for (;;) {
 		const remaining = deadline - clock.now();
@@ -91,15 +94,17 @@ export async function waitForTask(
 			);
 		}
 		try {
-			await clock.sleep(Math.min(wait, remaining), signal);
+			await clock.sleep(Math.min(faultWait ?? schedule.waitMs(clock.now()), remaining), signal);
 			const data = await apiRequest.call(this, {
 				method: 'GET',
 				path: KINDS[kind].resultPath,
 				qs: { taskId },
+				priority: schedule.priority(clock.now()),
 			});
 			last = taskFromResult(this, data);
+			schedule.observe(clock.now(), last);
 			faults = 0;
-			wait = interval;
+			faultWait = undefined;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 		} catch (error) {
 			if (signal.aborted) throw stopped(this, taskId);
@@ -107,7 +112,7 @@ export async function waitForTask(
 			if (!fault) throw asNodeError(this, error);
 			faults++;
 			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
-			wait = Math.max(backoff, fault.retryAfterMs ?? 0);
+			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);
 		}
 	}
 }

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { executionStopSignal } from './cancellation';
 import { clock } from './clock';
+import type { SlotPriority } from './poll-schedule';
+import { PrioritySlots } from './request-order';
 
 /**
  * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
@@ -66,10 +68,22 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 	return Number.isFinite(rate) && rate > 0 ? rate : DEFAULT_MAX_REQUESTS_PER_SECOND;
 }
 
-/** Waits for this node execution's next request slot (creates and polls share the budget). */
-export async function takeRequestSlot(ctx: IExecuteSingleFunctions): Promise<void> {
+const ordered = new WeakMap<RequestBudget, PrioritySlots>();
+
+/**
+ * Waits for this node execution's next request slot (creates and polls share the budget). When
+ * requests queue for it, polls of tasks that are likely done go first, then creates, then other
+ * polls, the oldest first within each (see `PrioritySlots`).
+ */
+export async function takeRequestSlot(
+	ctx: IExecuteSingleFunctions,
+	priority: SlotPriority = { rank: 'create', age: clock.now() },
+): Promise<void> {
 	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
-	for (let wait = budget.tryTake(); wait > 0; wait = budget.tryTake()) {
-		await clock.sleep(wait, executionStopSignal(ctx));
+	let slots = ordered.get(budget);
+	if (!slots) {
+		slots = new PrioritySlots(() => budget.tryTake());
+		ordered.set(budget, slots);
 	}
+	await slots.take(priority, executionStopSignal(ctx));
 }

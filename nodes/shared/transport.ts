@@ -10,6 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
 import { executionStopSignal } from './cancellation';
+import type { SlotPriority } from './poll-schedule';
 import { takeRequestSlot } from './throttle';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
@@ -205,11 +206,13 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/** Its place when requests wait for the request budget; a create's by default. */
+	priority?: SlotPriority;
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
 export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequest): Promise<unknown> {
-	await takeRequestSlot(this);
+	await takeRequestSlot(this, request.priority);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrl(this)}${request.path}`,

@@ -1,0 +1,143 @@
+/**
+ * When to poll one task next, from what its earlier polls said. Pure: every time comes in as an
+ * argument, so the decisions can be pinned in tests.
+ *
+ * - Never less than 3 s after the task's last poll (the spec's polling rule).
+ * - While the task runs with rising `percentage`, its finish is predicted from the progress over
+ *   the time since it started, and the next poll goes just after that moment.
+ * - While it queues with a falling `waitNumber`, the next poll waits for its predicted start.
+ * - With no prediction (no progress yet, or progress that stalls at 0, jumps or goes backwards),
+ *   it polls every Poll Interval, as a plain poller does.
+ */
+
+/** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
+export const MIN_POLL_GAP_MS = 3000;
+/** A wrong prediction costs at most this much: a predicted wait is never longer. */
+export const MAX_PREDICTED_WAIT_MS = 30_000;
+/** Aim this long after the predicted finish, plus a share of the time still to go. */
+const MARGIN_MS = 300;
+const MARGIN_SHARE = 0.03;
+/** Two predictions further apart than this share of the task's time: progress is not linear. */
+const AGREEMENT_SHARE = 0.25;
+const AGREEMENT_MIN_MS = 2000;
+
+export interface TaskProgress {
+	status: string;
+	percentage?: number;
+	waitNumber?: number;
+}
+
+/**
+ * Which requests go first when the node's request budget is used up: polls of tasks that are
+ * likely done, then creates, then other polls; the oldest first within each.
+ */
+export type SlotRank = 'likelyDone' | 'create' | 'unknown';
+
+export interface SlotPriority {
+	rank: SlotRank;
+	/** Smaller goes first among equal ranks: when the task was created (or the request queued). */
+	age: number;
+}
+
+export class PollSchedule {
+	private lastPollAt: number | undefined;
+	/** The latest moment the task was seen not yet progressing: its start is later than this. */
+	private notStartedAt: number;
+	private lastPercentage = 0;
+	private lastQueue: { at: number; waitNumber: number } | undefined;
+	/** Queue positions per millisecond, from two polls while queued. */
+	private queueRate: number | undefined;
+	private informative = true;
+	/** When the task should finish, from its progress; undefined while unknown. */
+	predictedFinish: number | undefined;
+	/** When it should start processing, while it queues. */
+	predictedStart: number | undefined;
+
+	/**
+	 * @param createdAt when the create call returned
+	 * @param intervalMs the Poll Interval: the longest wait while nothing is predicted
+	 * @param firstWaitMs the wait before the first poll (the interval with its jitter)
+	 */
+	constructor(
+		readonly createdAt: number,
+		private readonly intervalMs: number,
+		private readonly firstWaitMs: number = intervalMs,
+	) {
+		this.notStartedAt = createdAt;
+	}
+
+	/** Whether progress still looks usable for predictions. */
+	get usesProgress(): boolean {
+		return this.informative;
+	}
+
+	/** Records what a poll answered at `at`. */
+	observe(at: number, task: TaskProgress): void {
+		this.lastPollAt = at;
+		const percentage = typeof task.percentage === 'number' ? task.percentage : undefined;
+		const waitNumber = typeof task.waitNumber === 'number' ? task.waitNumber : 0;
+		this.predictedStart = undefined;
+
+		if (task.status === 'Unprocessed' || waitNumber > 0) {
+			if (this.lastPercentage > 0) this.informative = false; // back in the queue?
+			this.notStartedAt = at;
+			if (this.lastQueue && waitNumber < this.lastQueue.waitNumber && at > this.lastQueue.at) {
+				this.queueRate = (this.lastQueue.waitNumber - waitNumber) / (at - this.lastQueue.at);
+			}
+			this.lastQueue = { at, waitNumber };
+			if (this.queueRate && this.informative) this.predictedStart = at + waitNumber / this.queueRate;
+			this.predictedFinish = undefined;
+			return;
+		}
+
+		if (percentage === undefined || percentage <= 0 || percentage >= 100) {
+			if (this.lastPercentage > 0) this.informative = false; // went back to 0 or jumped to 100
+			if (percentage === undefined || percentage <= 0) this.notStartedAt = at;
+			this.predictedFinish = undefined;
+			return;
+		}
+		if (percentage < this.lastPercentage) this.informative = false;
+		this.lastPercentage = percentage;
+		if (!this.informative) {
+			this.predictedFinish = undefined;
+			return;
+		}
+		// `percentage` is rounded down, so the finish is at most this far: aiming here is never early
+		// as long as the progress is linear.
+		const start = this.notStartedAt;
+		const finish = start + ((at - start) * 100) / percentage;
+		const previous = this.predictedFinish;
+		if (
+			previous !== undefined &&
+			Math.abs(finish - previous) > Math.max(AGREEMENT_MIN_MS, AGREEMENT_SHARE * (finish - start))
+		) {
+			this.informative = false;
+			this.predictedFinish = undefined;
+			return;
+		}
+		this.predictedFinish = finish;
+	}
+
+	/** How long to wait, from `now`, before the next poll. */
+	waitMs(now: number): number {
+		if (this.lastPollAt === undefined) return Math.max(0, this.createdAt + this.firstWaitMs - now);
+		let target = this.lastPollAt + this.intervalMs;
+		if (this.predictedFinish !== undefined) {
+			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.predictedFinish - now);
+			target = Math.min(this.predictedFinish + margin, now + MAX_PREDICTED_WAIT_MS);
+		} else if (this.predictedStart !== undefined) {
+			// Progress shows only once it runs: look one interval after the predicted start.
+			target = Math.min(
+				Math.max(this.predictedStart + this.intervalMs, now + this.intervalMs),
+				now + MAX_PREDICTED_WAIT_MS,
+			);
+		}
+		return Math.max(0, Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now);
+	}
+
+	/** The place of this task's next poll when requests have to wait for the budget. */
+	priority(now: number): SlotPriority {
+		const likelyDone = this.predictedFinish !== undefined && now >= this.predictedFinish;
+		return { rank: likelyDone ? 'likelyDone' : 'unknown', age: this.createdAt };
+	}
+}
