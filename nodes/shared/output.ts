@@ -1,24 +1,9 @@
-import type { IBinaryData, IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { KINDS, type TaskKind } from './api';
-import { sniffImageType } from './images';
 import type { Task } from './task';
-import { downloadFile } from './transport';
-
-function fileNameFor(task: Task, url: string, extension: string): string {
-	const last = url.split('?')[0].split('/').pop() ?? '';
-	return /\.[a-z0-9]{2,5}$/i.test(last) ? decodeURIComponent(last) : `ideal-house-${task.id}.${extension}`;
-}
-
-async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
-	const url = task.output?.resultUrl as string;
-	const file = await downloadFile.call(ctx, url);
-	const sniffed = sniffImageType(file.data);
-	const mimeType = sniffed?.mimeType ?? file.contentType?.split(';')[0] ?? 'application/octet-stream';
-	const extension = sniffed?.extension ?? 'bin';
-	return await ctx.helpers.prepareBinaryData(file.data, fileNameFor(task, url, extension), mimeType);
-}
+import { downloadResultImage } from './download';
 
 const failedTaskErrors = new WeakSet<object>();
 
@@ -61,7 +46,7 @@ export async function emitTask(
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success' && task.output?.resultUrl) {
 		const property = String(options.binaryPropertyName || 'data');
-		item.binary = { [property]: await resultImage(this, task) };
+		item.binary = { [property]: await downloadResultImage(this, task.id, task.output.resultUrl) };
 	}
 	return [item];
 }

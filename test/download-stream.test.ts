@@ -1,0 +1,140 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/**
+ * A result image reaches n8n's binary data as it arrives: in filesystem mode it is written to
+ * disk while the download is still running, never held whole in memory first.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import nock from 'nock';
+
+import { runNode } from './harness/engine';
+import { api, created, PE, resetWire, taskResponse } from './helpers/api';
+
+const storage = mkdtempSync(join(tmpdir(), 'ideal-house-binary-'));
+process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+process.env.N8N_BINARY_DATA_STORAGE_PATH = storage;
+
+/** n8n-core's own copy of its DI container and binary data service, set up as n8n starts them. */
+function binaryDataService(): { init(): Promise<void> } {
+	const coreDir = dirname(require.resolve('n8n-core/package.json'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Container } = require(require.resolve('@n8n/di', { paths: [coreDir] })) as {
+		Container: { get<T>(type: unknown): T };
+	};
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataService } = require('n8n-core') as { BinaryDataService: unknown };
+	return Container.get(BinaryDataService);
+}
+
+/** Bytes of every file under `dir` (n8n writes to a temporary name, then renames it). */
+function bytesOnDisk(dir: string): number {
+	if (!existsSync(dir)) return 0;
+	let total = 0;
+	for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+		if (entry.isFile() && !entry.name.endsWith('.metadata')) {
+			total += statSync(join(entry.parentPath, entry.name)).size;
+		}
+	}
+	return total;
+}
+
+const SIZE = 48 * 2 ** 20;
+const CHUNK = 2 ** 20;
+const HELD_BACK = 8 * CHUNK;
+
+/**
+ * Sends all but the last 8 MB of a 48 MB PNG-headed body, then waits until at least 32 MB of it
+ * are on disk before it sends the rest. A client that buffers the body before storing it never
+ * writes anything until the end, so the server gives up waiting and says so.
+ */
+function imageServer(): Promise<{ url: string; sawDiskWrites: Promise<boolean>; close(): void }> {
+	let report: (value: boolean) => void = () => {};
+	const sawDiskWrites = new Promise<boolean>((resolve) => (report = resolve));
+	const chunk = Buffer.alloc(CHUNK, 0x5a);
+	const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+	const server = http.createServer((_request, response) => {
+		response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(SIZE) });
+		void (async () => {
+			let sent = 0;
+			const write = async (part: Buffer) => {
+				sent += part.length;
+				if (!response.write(part)) await new Promise((resolve) => response.once('drain', resolve));
+			};
+			await write(Buffer.concat([head, chunk.subarray(head.length)]));
+			while (sent < SIZE - HELD_BACK) await write(chunk);
+			const deadline = Date.now() + 20_000;
+			while (bytesOnDisk(storage) < SIZE - 2 * HELD_BACK && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			report(bytesOnDisk(storage) >= SIZE - 2 * HELD_BACK);
+			while (sent < SIZE) await write(chunk);
+			response.end();
+		})();
+	});
+	return new Promise((resolve) => {
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as AddressInfo;
+			resolve({
+				url: `http://127.0.0.1:${port}/results/big.png`,
+				sawDiskWrites,
+				close: () => server.close(),
+			});
+		});
+	});
+}
+
+beforeAll(async () => {
+	await binaryDataService().init();
+});
+beforeEach(() => {
+	resetWire();
+	nock.enableNetConnect('127.0.0.1');
+});
+afterAll(() => {
+	nock.restore();
+	rmSync(storage, { recursive: true, force: true });
+});
+
+test('filesystem mode: a 48 MB result is on disk before its last bytes have arrived', async () => {
+	const server = await imageServer();
+	try {
+		api()
+			.post(PE.create)
+			.reply(200, created('71'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('71', { output: { resultUrl: server.url, width: 4096, height: 3072 } }));
+
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: {
+				operation: 'enhance',
+				imageUrl: 'https://photos.example.com/a.jpg',
+				presetId: 'exterior-enhancement-curb-appeal',
+				options: { downloadResult: true },
+			},
+		});
+
+		expect(error).toBeUndefined();
+		expect(await server.sawDiskWrites).toBe(true);
+		const binary = items[0].binary?.data;
+		expect(binary).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'big.png',
+			bytes: SIZE,
+			data: 'filesystem-v2',
+		});
+		expect(binary?.id).toMatch(/^filesystem-v2:/);
+		const stored = join(storage, String(binary?.id).slice('filesystem-v2:'.length));
+		const bytes = readFileSync(stored);
+		expect(bytes.length).toBe(SIZE);
+		expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+		expect(bytes[SIZE - 1]).toBe(0x5a);
+	} finally {
+		server.close();
+	}
+}, 60_000);
