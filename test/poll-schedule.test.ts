@@ -29,6 +29,21 @@ describe('poll schedule: prediction from progress', () => {
 		expect(slow.waitMs(T0 + 4000)).toBe(MAX_PREDICTED_WAIT_MS);
 	});
 
+	it('reads a long task once more before aiming, when the whole-number percentage leaves seconds open', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		// 13 % after 4 s: the finish lies between 28.6 s (14 %) and 30.8 s (13 %).
+		schedule.observe(T0 + 4000, processing(13));
+		const earliest = (4000 * 100) / 14;
+		expect(schedule.waitMs(T0 + 4000)).toBeCloseTo(earliest - 3500 - 4000, 6);
+		// 3.5 s before the earliest finish: 87 % now pins it to within a third of a second.
+		const at = T0 + earliest - 3500;
+		schedule.observe(at, processing(87));
+		const finish = ((at - T0) * 100) / 87;
+		expect(schedule.predictedFinish).toBeCloseTo(T0 + finish, 6);
+		expect(schedule.waitMs(at)).toBeCloseTo(T0 + finish + 300 + 0.03 * (T0 + finish - at) - at, 6);
+		expect(schedule.waitMs(at)).toBeGreaterThanOrEqual(3000);
+	});
+
 	it('counts a queued task from the last poll that saw it queued, not from its creation', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
 		schedule.observe(T0 + 4000, queued(3));

@@ -4,7 +4,8 @@
  *
  * - Never less than 3 s after the task's last poll (the spec's polling rule).
  * - While the task runs with rising `percentage`, its finish is predicted from the progress over
- *   the time since it started, and the next poll goes just after that moment.
+ *   the time since it started, and the next poll goes just after that moment (after one closer
+ *   reading first when the task is long and the whole-number percentage leaves seconds open).
  * - While it queues with a falling `waitNumber`, the next poll waits for its predicted start.
  * - With no prediction (no progress yet, or progress that stalls at 0, jumps or goes backwards),
  *   it polls every Poll Interval, as a plain poller does.
@@ -20,6 +21,12 @@ const MARGIN_SHARE = 0.03;
 /** Two predictions further apart than this share of the task's time: progress is not linear. */
 const AGREEMENT_SHARE = 0.25;
 const AGREEMENT_MIN_MS = 2000;
+/**
+ * `percentage` is a whole number, so early in a long task it pins the finish down only to a few
+ * seconds. Wider than this, and with time to spare, one more poll first narrows it.
+ */
+const REFINE_ABOVE_MS = 1000;
+const REFINE_LEAD_MS = MIN_POLL_GAP_MS + 500;
 
 export interface TaskProgress {
 	status: string;
@@ -48,8 +55,10 @@ export class PollSchedule {
 	/** Queue positions per millisecond, from two polls while queued. */
 	private queueRate: number | undefined;
 	private informative = true;
-	/** When the task should finish, from its progress; undefined while unknown. */
+	/** By when the task should have finished, from its progress; undefined while unknown. */
 	predictedFinish: number | undefined;
+	/** The earliest it can finish, from the same reading. */
+	private earliestFinish: number | undefined;
 	/** When it should start processing, while it queues. */
 	predictedStart: number | undefined;
 
@@ -106,6 +115,7 @@ export class PollSchedule {
 		// as long as the progress is linear.
 		const start = this.notStartedAt;
 		const finish = start + ((at - start) * 100) / percentage;
+		this.earliestFinish = start + ((at - start) * 100) / (percentage + 1);
 		const previous = this.predictedFinish;
 		if (
 			previous !== undefined &&
@@ -122,7 +132,15 @@ export class PollSchedule {
 	waitMs(now: number): number {
 		if (this.lastPollAt === undefined) return Math.max(0, this.createdAt + this.firstWaitMs - now);
 		let target = this.lastPollAt + this.intervalMs;
-		if (this.predictedFinish !== undefined) {
+		const earliest = this.earliestFinish ?? 0;
+		if (
+			this.predictedFinish !== undefined &&
+			this.predictedFinish - earliest > REFINE_ABOVE_MS &&
+			earliest - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
+		) {
+			// A closer reading, early enough that the poll it aims still comes after the finish.
+			target = Math.min(earliest - REFINE_LEAD_MS, now + MAX_PREDICTED_WAIT_MS);
+		} else if (this.predictedFinish !== undefined) {
 			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.predictedFinish - now);
 			target = Math.min(this.predictedFinish + margin, now + MAX_PREDICTED_WAIT_MS);
 		} else if (this.predictedStart !== undefined) {
