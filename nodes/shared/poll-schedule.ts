@@ -150,7 +150,8 @@ export class PollSchedule {
 				now + MAX_PREDICTED_WAIT_MS,
 			);
 		}
-		return Math.max(0, Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now);
+		// Whole milliseconds, rounded up: never a moment early.
+		return Math.max(0, Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now));
 	}
 
 	/** The place of this task's next poll when requests have to wait for the budget. */
