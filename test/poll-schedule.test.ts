@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/poll-schedule';
 import { goesFirst, PrioritySlots } from '../nodes/shared/request-order';
