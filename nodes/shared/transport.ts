@@ -245,34 +245,3 @@ export function toTaskId(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
 	return undefined;
 }
-
-export interface DownloadedFile {
-	data: Buffer;
-	contentType?: string;
-}
-
-/**
- * Fetches a result image. Sent without the credential: result URLs are public links, possibly
- * on another host, and the API key must only ever go to the service itself.
- */
-export async function downloadFile(this: IExecuteSingleFunctions, url: string): Promise<DownloadedFile> {
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await this.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			abortSignal: executionStopSignal(this),
-		})) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw networkError.call(this, error);
-	}
-	const data = Buffer.from(response.body as ArrayBuffer);
-	if (response.statusCode >= 400) {
-		throw httpStatusError(this.getNode(), response.statusCode, data.toString('utf8'), this.getItemIndex());
-	}
-	const contentType = response.headers?.['content-type'];
-	return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
-}
