@@ -138,3 +138,30 @@ test('filesystem mode: a 48 MB result is on disk before its last bytes have arri
 		server.close();
 	}
 }, 60_000);
+
+test('a helper that hands back a finished body (older n8n, mocks) still gets the image stored', async () => {
+	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 1)]);
+	const stored: unknown[] = [];
+	const ctx = {
+		getNode: () => ({ name: 'Ideal House' }),
+		getItemIndex: () => 0,
+		getExecutionCancelSignal: () => undefined,
+		helpers: {
+			httpRequest: async () => ({
+				statusCode: 200,
+				headers: { 'content-type': 'application/octet-stream' },
+				body: png.buffer.slice(png.byteOffset, png.byteOffset + png.length),
+			}),
+			prepareBinaryData: async (data: unknown, fileName: string, mimeType: string) => {
+				stored.push(data);
+				return { data: '', fileName, mimeType };
+			},
+		},
+	};
+	const { downloadResultImage } = await import('../nodes/shared/download');
+
+	const binary = await downloadResultImage(ctx as never, '72', 'https://cdn.example.com/r/72');
+
+	expect(binary).toEqual({ data: '', fileName: 'ideal-house-72.png', mimeType: 'image/png' });
+	expect(stored).toEqual([png]);
+});

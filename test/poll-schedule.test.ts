@@ -55,12 +55,12 @@ describe('poll schedule: prediction from progress', () => {
 		expect(schedule.predictedFinish).toBe(T0 + 12_000);
 	});
 
-	it('waits for the predicted start while waitNumber falls', () => {
+	it('polls a queued task every interval, however fast the queue moves', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
 		schedule.observe(T0 + 4000, queued(30));
-		schedule.observe(T0 + 8000, queued(20)); // 10 places in 4 s: starts in 8 s
-		expect(schedule.predictedStart).toBe(T0 + 16_000);
-		expect(schedule.waitMs(T0 + 8000)).toBe(8000 + INTERVAL);
+		schedule.observe(T0 + 8000, queued(20));
+		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		expect(schedule.priority(T0 + 12_000).rank).toBe('unknown');
 	});
 });
 

@@ -6,7 +6,9 @@
  * - While the task runs with rising `percentage`, its finish is predicted from the progress over
  *   the time since it started, and the next poll goes just after that moment (after one closer
  *   reading first when the task is long and the whole-number percentage leaves seconds open).
- * - While it queues with a falling `waitNumber`, the next poll waits for its predicted start.
+ * - While it queues (`waitNumber` above 0), it polls every Poll Interval, and the time spent
+ *   queued does not count as running time in the prediction. (How fast the queue moves does not
+ *   say when this task starts: `waitNumber` counts the tasks ahead, not the service's workers.)
  * - With no prediction (no progress yet, or progress that stalls at 0, jumps or goes backwards),
  *   it polls every Poll Interval, as a plain poller does.
  */
@@ -51,16 +53,11 @@ export class PollSchedule {
 	/** The latest moment the task was seen not yet progressing: its start is later than this. */
 	private notStartedAt: number;
 	private lastPercentage = 0;
-	private lastQueue: { at: number; waitNumber: number } | undefined;
-	/** Queue positions per millisecond, from two polls while queued. */
-	private queueRate: number | undefined;
 	private informative = true;
 	/** By when the task should have finished, from its progress; undefined while unknown. */
 	predictedFinish: number | undefined;
 	/** The earliest it can finish, from the same reading. */
 	private earliestFinish: number | undefined;
-	/** When it should start processing, while it queues. */
-	predictedStart: number | undefined;
 
 	/**
 	 * @param createdAt when the create call returned
@@ -85,16 +82,10 @@ export class PollSchedule {
 		this.lastPollAt = at;
 		const percentage = typeof task.percentage === 'number' ? task.percentage : undefined;
 		const waitNumber = typeof task.waitNumber === 'number' ? task.waitNumber : 0;
-		this.predictedStart = undefined;
 
 		if (task.status === 'Unprocessed' || waitNumber > 0) {
 			if (this.lastPercentage > 0) this.informative = false; // back in the queue?
 			this.notStartedAt = at;
-			if (this.lastQueue && waitNumber < this.lastQueue.waitNumber && at > this.lastQueue.at) {
-				this.queueRate = (this.lastQueue.waitNumber - waitNumber) / (at - this.lastQueue.at);
-			}
-			this.lastQueue = { at, waitNumber };
-			if (this.queueRate && this.informative) this.predictedStart = at + waitNumber / this.queueRate;
 			this.predictedFinish = undefined;
 			return;
 		}
@@ -143,12 +134,6 @@ export class PollSchedule {
 		} else if (this.predictedFinish !== undefined) {
 			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.predictedFinish - now);
 			target = Math.min(this.predictedFinish + margin, now + MAX_PREDICTED_WAIT_MS);
-		} else if (this.predictedStart !== undefined) {
-			// Progress shows only once it runs: look one interval after the predicted start.
-			target = Math.min(
-				Math.max(this.predictedStart + this.intervalMs, now + this.intervalMs),
-				now + MAX_PREDICTED_WAIT_MS,
-			);
 		}
 		// Whole milliseconds, rounded up: never a moment early.
 		return Math.max(0, Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now));
