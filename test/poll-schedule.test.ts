@@ -17,42 +17,69 @@ describe('poll schedule: prediction from progress', () => {
 		schedule.observe(T0 + 4000, processing(40));
 		expect(schedule.predictedFinish).toBe(T0 + 10_000);
 		expect(schedule.waitMs(T0 + 4000)).toBe(6000 + 300 + 180);
-		expect(schedule.priority(T0 + 9999)).toEqual({ rank: 'unknown', age: T0 });
-		expect(schedule.priority(T0 + 10_480)).toEqual({ rank: 'likelyDone', age: T0 });
+		expect(schedule.priority(T0 + 9999)).toEqual({ rank: 'unknown', age: T0 + 9999 });
+		expect(schedule.priority(T0 + 10_480)).toEqual({ rank: 'likelyDone', age: T0 + 10_000 });
+	});
+
+	it('a slow first reading: one more reading an interval later, then the pace of the two', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		// 20 % after 4 s would be a 20 s task, unless it queued unseen first: read again.
+		schedule.observe(T0 + 4000, processing(20));
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL);
+		schedule.observe(T0 + 8000, processing(40)); // 5 % a second: done at 20 s
+		expect(schedule.predictedFinish).toBe(T0 + 20_000);
+		expect(schedule.waitMs(T0 + 8000)).toBe(12_000 + 300 + 360);
 	});
 
 	it('waits longer than the interval when the finish is far, but at most 30 s', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
-		schedule.observe(T0 + 4000, processing(20)); // 20 s task
-		expect(schedule.waitMs(T0 + 4000)).toBe(16_000 + 300 + 480);
-		const slow = new PollSchedule(T0, INTERVAL);
-		slow.observe(T0 + 4000, processing(5)); // 80 s task
-		expect(slow.waitMs(T0 + 4000)).toBe(MAX_PREDICTED_WAIT_MS);
+		schedule.observe(T0 + 4000, processing(5));
+		schedule.observe(T0 + 8000, processing(10)); // an 80 s task
+		expect(schedule.waitMs(T0 + 8000)).toBe(MAX_PREDICTED_WAIT_MS);
 	});
 
 	it('reads a long task once more before aiming, when the whole-number percentage leaves seconds open', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
-		// 13 % after 4 s: the finish lies between 28.6 s (14 %) and 30.8 s (13 %).
 		schedule.observe(T0 + 4000, processing(13));
-		const earliest = (4000 * 100) / 14;
-		expect(schedule.waitMs(T0 + 4000)).toBe(Math.ceil(earliest - 3500 - 4000));
-		// 3.5 s before the earliest finish: 87 % now pins it to within a third of a second.
-		const at = T0 + earliest - 3500;
-		schedule.observe(at, processing(87));
-		const finish = ((at - T0) * 100) / 87;
-		expect(schedule.predictedFinish).toBeCloseTo(T0 + finish, 6);
-		expect(schedule.waitMs(at)).toBe(Math.ceil(T0 + finish + 300 + 0.03 * (T0 + finish - at) - at));
+		schedule.observe(T0 + 8000, processing(27));
+		// 13 to 27 % in 4 s: done between 27.2 s and 29.6 s; read again 3.5 s before the earliest.
+		const earliest = 8000 + 72 / (15 / 4000);
+		expect(schedule.waitMs(T0 + 8000)).toBe(Math.ceil(earliest - 3500 - 8000));
+		const at = T0 + Math.ceil(earliest - 3500);
+		schedule.observe(at, processing(82));
+		const elapsed = at - (T0 + 4000);
+		const latest = Math.min(((at - T0) * 100) / 82, at - T0 + 18 / (68 / elapsed));
+		expect(schedule.predictedFinish).toBeCloseTo(T0 + latest, 6);
+		expect(schedule.waitMs(at)).toBe(Math.ceil(T0 + latest + 300 + 0.03 * (T0 + latest - at) - at));
 		expect(schedule.waitMs(at)).toBeGreaterThanOrEqual(3000);
 	});
 
-	it('counts a queued task from the last poll that saw it queued, not from its creation', () => {
+	it('times a task that queued from two readings, not from when it was last seen queued', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
 		schedule.observe(T0 + 4000, queued(3));
-		expect(schedule.predictedFinish).toBeUndefined();
-		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL); // one queue reading: no prediction
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL); // queued: no prediction
+		// It started some time after 4 s: one reading says nothing about its pace.
 		schedule.observe(T0 + 8000, processing(50));
-		// Started after T0 + 4 s: 50 % in at most 4 s, so done by T0 + 12 s.
-		expect(schedule.predictedFinish).toBe(T0 + 12_000);
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		// 50 % to 90 % in 4 s: 10 % a second, done at about 13 s; never later than 90 % since 4 s
+		// allows (12.89 s), never sooner than the fastest pace the rounding allows.
+		schedule.observe(T0 + 12_000, processing(90));
+		const latest = T0 + 4000 + (8000 * 100) / 90;
+		expect(schedule.predictedFinish).toBeCloseTo(latest, 6);
+		expect(schedule.waitMs(T0 + 12_000)).toBe(3000); // 12.89 s is sooner than the 3 s floor
+	});
+
+	it('a long task after the queue: the pace from two readings places the poll', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, queued(1));
+		schedule.observe(T0 + 8000, processing(10)); // started between 4 and 8 s
+		schedule.observe(T0 + 12_000, processing(23)); // 13 % in 4 s: about 35 s in all
+		const slowest = 12 / 4000;
+		const latest = Math.min(T0 + 4000 + (8000 * 100) / 23, T0 + 12_000 + 77 / slowest);
+		expect(schedule.predictedFinish).toBeCloseTo(latest, 6);
+		expect(schedule.usesProgress).toBe(true);
 	});
 
 	it('polls a queued task every interval, however fast the queue moves', () => {
@@ -102,12 +129,14 @@ describe('poll schedule: uninformative progress falls back to the plain interval
 		expect(schedule.waitMs(T0 + 14_480)).toBe(INTERVAL);
 	});
 
-	it('a jump that moves the predicted finish by more than a quarter: plain interval', () => {
+	it('a reading that does not fit the prediction: plain interval until two readings agree', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
-		schedule.observe(T0 + 4000, processing(10)); // 40 s task
-		schedule.observe(T0 + 8000, processing(80)); // now a 10 s one
-		expect(schedule.usesProgress).toBe(false);
-		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		schedule.observe(T0 + 4000, processing(40)); // done at 10 s
+		schedule.observe(T0 + 10_480, processing(45)); // it slowed down
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 10_480)).toBe(INTERVAL);
+		schedule.observe(T0 + 14_480, processing(45)); // stalled
+		expect(schedule.waitMs(T0 + 14_480)).toBe(INTERVAL);
 	});
 
 	it('stuck then jumping: never later than polling every interval would notice', () => {
@@ -125,7 +154,8 @@ describe('poll schedule: uninformative progress falls back to the plain interval
 		}
 		expect(polls.length).toBeLessThanOrEqual(plain.length);
 		expect(polls[polls.length - 1]).toBeLessThanOrEqual(plain[plain.length - 1]);
-		expect(polls).toEqual([4000, 8000, 11_000]);
+		// 90 % right after 0 % says nothing about the pace: the plain interval.
+		expect(polls).toEqual([4000, 8000, 12_000]);
 	});
 });
 

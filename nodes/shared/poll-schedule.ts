@@ -44,7 +44,11 @@ export type SlotRank = 'likelyDone' | 'create' | 'unknown';
 
 export interface SlotPriority {
 	rank: SlotRank;
-	/** Smaller goes first among equal ranks: when the task was created (or the request queued). */
+	/**
+	 * Smaller goes first among equal ranks: since when the request has been due. For a likely
+	 * finished task that is its predicted finish, so the longest finished goes first; for other
+	 * polls the moment the poll was due, so none waits behind a younger one for ever.
+	 */
 	age: number;
 }
 
@@ -52,6 +56,10 @@ export class PollSchedule {
 	private lastPollAt: number | undefined;
 	/** The latest moment the task was seen not yet progressing: its start is later than this. */
 	private notStartedAt: number;
+	/** Whether a poll saw the task queued or at 0 %: its start is then known only to a window. */
+	private sawNotStarted = false;
+	/** The first reading above 0 % since then: with a later one it gives the pace. */
+	private anchor: { at: number; percentage: number } | undefined;
 	private lastPercentage = 0;
 	private informative = true;
 	/** By when the task should have finished, from its progress; undefined while unknown. */
@@ -85,38 +93,73 @@ export class PollSchedule {
 
 		if (task.status === 'Unprocessed' || waitNumber > 0) {
 			if (this.lastPercentage > 0) this.informative = false; // back in the queue?
-			this.notStartedAt = at;
-			this.predictedFinish = undefined;
+			this.notYetStarted(at);
 			return;
 		}
-
 		if (percentage === undefined || percentage <= 0 || percentage >= 100) {
 			if (this.lastPercentage > 0) this.informative = false; // went back to 0 or jumped to 100
-			if (percentage === undefined || percentage <= 0) this.notStartedAt = at;
+			if (percentage === undefined || percentage <= 0) this.notYetStarted(at);
 			this.predictedFinish = undefined;
 			return;
 		}
 		if (percentage < this.lastPercentage) this.informative = false;
 		this.lastPercentage = percentage;
-		if (!this.informative) {
+		const window = this.informative ? this.finishWindow(at, percentage) : undefined;
+		if (!window) {
 			this.predictedFinish = undefined;
 			return;
 		}
-		// `percentage` is rounded down, so the finish is at most this far: aiming here is never early
-		// as long as the progress is linear.
-		const start = this.notStartedAt;
-		const finish = start + ((at - start) * 100) / percentage;
-		this.earliestFinish = start + ((at - start) * 100) / (percentage + 1);
 		const previous = this.predictedFinish;
+		const earlier = this.earliestFinish ?? 0;
+		const tolerance = Math.max(AGREEMENT_MIN_MS, AGREEMENT_SHARE * (window.latest - this.notStartedAt));
 		if (
 			previous !== undefined &&
-			Math.abs(finish - previous) > Math.max(AGREEMENT_MIN_MS, AGREEMENT_SHARE * (finish - start))
+			(window.latest < earlier - tolerance || window.earliest > previous + tolerance)
 		) {
+			// The new reading does not fit the earlier one: progress is not linear.
 			this.informative = false;
 			this.predictedFinish = undefined;
 			return;
 		}
-		this.predictedFinish = finish;
+		this.predictedFinish = window.latest;
+		this.earliestFinish = window.earliest;
+	}
+
+	private notYetStarted(at: number): void {
+		this.notStartedAt = at;
+		this.sawNotStarted = true;
+		this.anchor = undefined;
+		this.predictedFinish = undefined;
+	}
+
+	/**
+	 * Between when the task can finish at the earliest and by when at the latest, from a reading of
+	 * `percentage` (a whole number, rounded down) at `at`.
+	 *
+	 * A task is first taken to have started when it was created (or last seen queued or at 0 %).
+	 * That is trusted when it puts the finish within two intervals. A slower reading may come from
+	 * a task that queued unseen before it started: then a second reading, one interval later,
+	 * gives the pace, and the two together place the poll.
+	 */
+	private finishWindow(at: number, percentage: number): { earliest: number; latest: number } | undefined {
+		const start = this.notStartedAt;
+		// Started no sooner than `start`, so at most this slow: linear progress ends by then.
+		const bySighting = start + ((at - start) * 100) / percentage;
+		if (!this.anchor) {
+			if (!this.sawNotStarted && bySighting - at <= 2 * this.intervalMs) {
+				return { earliest: start + ((at - start) * 100) / (percentage + 1), latest: bySighting };
+			}
+			this.anchor = { at, percentage };
+			return undefined;
+		}
+		const elapsed = at - this.anchor.at;
+		// No progress between the two readings: stalled for now, so nothing to go by.
+		if (elapsed <= 0 || percentage === this.anchor.percentage) return undefined;
+		const fastest = (percentage + 1 - this.anchor.percentage) / elapsed;
+		const slowest = (percentage - this.anchor.percentage - 1) / elapsed;
+		const latest = slowest > 0 ? Math.min(bySighting, at + (100 - percentage) / slowest) : bySighting;
+		const earliest = Math.min(latest, at + (99 - percentage) / fastest);
+		return { earliest, latest };
 	}
 
 	/** How long to wait, from `now`, before the next poll. */
@@ -141,7 +184,9 @@ export class PollSchedule {
 
 	/** The place of this task's next poll when requests have to wait for the budget. */
 	priority(now: number): SlotPriority {
-		const likelyDone = this.predictedFinish !== undefined && now >= this.predictedFinish;
-		return { rank: likelyDone ? 'likelyDone' : 'unknown', age: this.createdAt };
+		if (this.predictedFinish !== undefined && now >= this.predictedFinish) {
+			return { rank: 'likelyDone', age: this.predictedFinish };
+		}
+		return { rank: 'unknown', age: now };
 	}
 }
