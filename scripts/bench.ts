@@ -1,23 +1,30 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console */
 /**
- * Bulk-run benchmark: both nodes through n8n's engine against the local service, whose tasks
- * each take D seconds. The service runs in its own process, as a real one would, so that it
- * counts requests as they arrive rather than when a shared event loop gets to them. Prints and writes (bench/out/) wall time per N items, compared with one
- * item, and with the serial baseline (each item created and awaited before the next starts).
+ * Bulk-run benchmark: the Photo Enhancer through n8n's engine against the local service, which
+ * runs in its own process. Each row runs in a fresh process of its own, so that its peak RSS is
+ * its own. Rows: N items for each task-time model; a download run (N × full-size 4K results) in
+ * both binary data modes; optionally serial runs. Writes bench/out/<out>.md and .json.
  *
- *   npm run bench                       # D = 10 s, N = 1, 10, 50, 200; serial at N = 10, 50
- *   npm run bench -- --duration 5 --n 1,10 --serial 10
- *   npm run bench -- --render bench/out/a.json,bench/out/b.json   # table + chart of saved runs
+ * Per row: wall; wall / bound (bound = N / requests-per-second + the slowest task's time at the
+ * service, from create to finish, queueing included); polls per task; detection latency (when a
+ * result call first reported the end, minus the end, both at the service: the item is emitted
+ * right after that call); peak requests/s at the service; peak RSS of the process running n8n.
+ *
+ *   npm run bench                                   # everything (about 15 minutes)
+ *   npm run bench -- --models fixed --n 1,50         # a subset
+ *   npm run bench -- --downloads 0                   # no download run
+ *   npm run bench -- --models none --downloads 200   # only the download run
+ *   npm run bench -- --render bench/out/before.json,bench/out/after.json   # before/after table + chart
  */
 import './n8n-env';
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
-import { runNode, type NodeName } from '../test/harness/engine';
 import { freePort } from '../test/n8n-app/n8n-process';
 
 const args = process.argv.slice(2);
@@ -25,24 +32,115 @@ const option = (name: string, fallback: string) => {
 	const index = args.indexOf(`--${name}`);
 	return index >= 0 ? args[index + 1] : fallback;
 };
-const durationS = Number(option('duration', '10'));
-const sizes = option('n', '1,10,50,200').split(',').map(Number);
-const serialSizes = option('serial', '10,50').split(',').filter(Boolean).map(Number);
+const list = (name: string, fallback: string) =>
+	option(name, fallback)
+		.split(',')
+		.filter((value) => value && value !== 'none');
+
+const RATE = 50; // the node's default Max Requests per Second
 const outName = option('out', 'results');
 const outDir = join(__dirname, '..', 'bench', 'out');
+
+/** How the service's tasks behave. Durations in ms; `workers` below N makes tasks queue. */
+interface Model {
+	name: string;
+	label: string;
+	taskDurationMs: number;
+	taskDurationJitterMs: number;
+	workers: number;
+	progressModel: 'linear' | 'stuck-then-jump';
+}
+
+const MODELS: Record<string, Model> = {
+	fixed: {
+		name: 'fixed',
+		label: '10 s, linear',
+		taskDurationMs: 10_000,
+		taskDurationJitterMs: 0,
+		workers: 1000,
+		progressModel: 'linear',
+	},
+	uniform: {
+		name: 'uniform',
+		label: 'uniform 5–30 s, linear',
+		taskDurationMs: 17_500,
+		taskDurationJitterMs: 12_500,
+		workers: 1000,
+		progressModel: 'linear',
+	},
+	queue: {
+		name: 'queue',
+		label: '5 s on 40 workers (queued), linear',
+		taskDurationMs: 5_000,
+		taskDurationJitterMs: 0,
+		workers: 40,
+		progressModel: 'linear',
+	},
+	stuck: {
+		name: 'stuck',
+		label: '10 s, stuck then jump',
+		taskDurationMs: 10_000,
+		taskDurationJitterMs: 0,
+		workers: 1000,
+		progressModel: 'stuck-then-jump',
+	},
+};
+
+interface RowSpec {
+	model: Model;
+	n: number;
+	mode: 'concurrent' | 'serial';
+	/** Download each result as binary data, in this binary data mode. */
+	download?: 'default' | 'filesystem';
+	/** Binary data mode of a run without downloads (the download runs' baseline). */
+	binaryMode?: 'default' | 'filesystem';
+	resultBytes: number;
+}
+
+interface Row {
+	model: string;
+	label: string;
+	mode: string;
+	n: number;
+	binary: string;
+	wallS: number;
+	boundS: number;
+	pollsPerTask: number;
+	meanLatencyS: number;
+	p95LatencyS: number;
+	peakRps: number;
+	peakRssMb: number;
+	failed: number;
+}
 
 interface Service {
 	baseUrl: string;
 	apiKey: string;
-	process: ChildProcess;
+	process?: ChildProcess;
+}
+
+interface TaskStat {
+	createdAt: number;
+	endAt: number;
+	doneSeenAt: number | null;
 }
 
 interface Stats {
 	requests: { total: number; byEndpoint: Record<string, { total: number }> };
+	tasks: TaskStat[];
 }
 
-async function stats(service: Service): Promise<Stats> {
-	return (await (await fetch(`${service.baseUrl}/__admin/stats`)).json()) as Stats;
+async function stats(service: Service, withTasks: boolean): Promise<Stats> {
+	const query = withTasks ? '' : '?tasks=false';
+	return (await (await fetch(`${service.baseUrl}/__admin/stats${query}`)).json()) as Stats;
+}
+
+async function admin(service: Service, path: string, body: object): Promise<void> {
+	const send = async () =>
+		await fetch(`${service.baseUrl}/__admin/${path}`, { method: 'POST', body: JSON.stringify(body) });
+	// A kept-alive connection idle through a whole row may have been closed by the service.
+	const response = await send().catch(async () => await send());
+	if (!response.ok) throw new Error(`${path}: ${await response.text()}`);
 }
 
 async function startServiceProcess(): Promise<Service> {
@@ -50,20 +148,13 @@ async function startServiceProcess(): Promise<Service> {
 	const apiKey = 'bench-key';
 	const child = spawn(
 		process.execPath,
-		[
-			join(__dirname, '..', 'service', 'main.ts'),
-			'--port', String(port),
-			// Every task takes D: the service is not the bottleneck being measured.
-			'--workers', '1000',
-			'--duration-ms', String(durationS * 1000),
-			'--key', `${apiKey}=1000000000`,
-		],
+		[join(__dirname, '..', 'service', 'main.ts'), '--port', String(port), '--key', `${apiKey}=1000000000`],
 		{ stdio: 'ignore' },
 	);
 	const service = { baseUrl: `http://127.0.0.1:${port}`, apiKey, process: child };
 	for (let attempt = 0; attempt < 100; attempt++) {
 		try {
-			await stats(service);
+			await stats(service, false);
 			return service;
 		} catch {
 			await sleep(100);
@@ -73,220 +164,291 @@ async function startServiceProcess(): Promise<Service> {
 	throw new Error('the local service did not start');
 }
 
-interface Measure {
-	node: NodeName;
-	mode: 'concurrent' | 'serial';
-	n: number;
-	wallS: number;
-	pollsPerTask: number;
-	peakRps: number;
-	peakRssMb: number;
-	failed: number;
+function percentile(sorted: number[], p: number): number {
+	if (sorted.length === 0) return Number.NaN;
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function parameters(node: NodeName, service: Service) {
-	return node === 'photoEnhancer'
-		? {
-				operation: 'enhance',
-				imageUrl: `={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
-				presetId: 'image-optimization-mls-photo-enhancement',
-				imageSize: '1K',
-			}
-		: {
-				operation: 'remove',
-				imageUrl: `={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
-				emptyType: 'whole_house',
-			};
-}
+/** Runs one row in this process (started by the parent with --row). */
+async function runRow(service: Service, spec: RowSpec): Promise<Row> {
+	const binaryMode = spec.download ?? spec.binaryMode ?? 'default';
+	process.env.N8N_DEFAULT_BINARY_DATA_MODE = binaryMode;
+	const storage = mkdtempSync(join(tmpdir(), 'ideal-house-bench-binary-'));
+	process.env.N8N_BINARY_DATA_STORAGE_PATH = storage;
+	// n8n loads these only now, after the binary data mode is set; n8n's own start-up inits the
+	// binary data service the same way.
+	const coreDir = dirname(require.resolve('n8n-core/package.json'));
+	// The copy of the DI container n8n-core itself uses.
+	const { Container } = (await import(require.resolve('@n8n/di', { paths: [coreDir] }))) as typeof import('@n8n/di');
+	const { BinaryDataService } = await import('n8n-core');
+	await Container.get(BinaryDataService).init();
+	const { runNode } = await import('../test/harness/engine');
 
-async function measure(
-	service: Service,
-	node: NodeName,
-	mode: Measure['mode'],
-	n: number,
-	run: () => Promise<number>,
-): Promise<Measure> {
-	const polls = (snapshot: Stats) => snapshot.requests.byEndpoint[`${node}.result`]?.total ?? 0;
-	const pollsBefore = polls(await stats(service));
+	const parameters = {
+		operation: 'enhance',
+		imageUrl: `={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
+		presetId: 'image-optimization-mls-photo-enhancement',
+		imageSize: spec.download ? '4K' : '1K',
+		...(spec.download ? { options: { downloadResult: true } } : {}),
+	};
+	const run = async (from: number, count: number): Promise<number> => {
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters,
+			items: Array.from({ length: count }, (_, k) => ({ json: { i: from + k } })),
+			credentials: { apiKey: service.apiKey, baseUrl: service.baseUrl },
+			onError: 'continueRegularOutput',
+		});
+		if (error) throw new Error(error.message);
+		// A download run's item counts as failed without its image, or, in filesystem mode, when
+		// the image was kept in memory rather than stored on disk.
+		const missing = (item: (typeof items)[number]) =>
+			spec.download !== undefined &&
+			(!item.binary?.data || (spec.download === 'filesystem' && !item.binary.data.id));
+		return items.filter((item) => item.json.status !== 'Success' || missing(item)).length;
+	};
+
 	const samples: Array<[number, number]> = [];
 	let peakRss = process.memoryUsage().rss;
 	let running = true;
 	const sampler = (async () => {
 		while (running) {
-			samples.push([Date.now(), (await stats(service)).requests.total]);
+			samples.push([Date.now(), (await stats(service, false)).requests.total]);
 			peakRss = Math.max(peakRss, process.memoryUsage().rss);
-			await sleep(20);
+			await sleep(50);
 		}
 	})();
 	const started = Date.now();
-	const failed = await run();
+	let failed = 0;
+	if (spec.mode === 'serial') {
+		for (let k = 0; k < spec.n; k++) failed += await run(k, 1);
+	} else {
+		failed = await run(0, spec.n);
+	}
 	const wallS = (Date.now() - started) / 1000;
 	running = false;
 	await sampler;
-	const pollsAfter = polls(await stats(service));
+	rmSync(storage, { recursive: true, force: true });
+
+	const after = await stats(service, true);
 	let peakRps = 0;
-	// Requests counted between two samples at most one second apart (sampled about every 20 ms).
+	// Requests counted between two samples at most one second apart (sampled about every 50 ms).
 	for (let i = 0; i < samples.length; i++) {
 		let j = i;
 		while (j + 1 < samples.length && samples[j + 1][0] - samples[i][0] <= 1000) j++;
 		peakRps = Math.max(peakRps, samples[j][1] - samples[i][1]);
 	}
+	const latencies = after.tasks
+		.filter((task) => task.doneSeenAt !== null)
+		.map((task) => ((task.doneSeenAt as number) - task.endAt) / 1000)
+		.sort((a, b) => a - b);
+	const slowestS = Math.max(...after.tasks.map((task) => (task.endAt - task.createdAt) / 1000));
 	return {
-		node,
-		mode,
-		n,
+		model: spec.model.name,
+		label: spec.model.label,
+		mode: spec.mode,
+		n: spec.n,
+		binary: spec.download ? `download, ${binaryMode}` : binaryMode === 'default' ? '' : `no download, ${binaryMode}`,
 		wallS,
-		pollsPerTask: (pollsAfter - pollsBefore) / n,
+		boundS: spec.mode === 'serial' ? Number.NaN : spec.n / RATE + slowestS,
+		pollsPerTask: (after.requests.byEndpoint['photoEnhancer.result']?.total ?? 0) / spec.n,
+		meanLatencyS: latencies.reduce((sum, value) => sum + value, 0) / latencies.length,
+		p95LatencyS: percentile(latencies, 95),
 		peakRps,
 		peakRssMb: peakRss / 2 ** 20,
 		failed,
 	};
 }
 
-async function runItems(service: Service, node: NodeName, from: number, count: number): Promise<number> {
-	const { items, error } = await runNode({
-		node,
-		parameters: parameters(node, service),
-		items: Array.from({ length: count }, (_, k) => ({ json: { i: from + k } })),
-		credentials: { apiKey: service.apiKey, baseUrl: service.baseUrl },
-		onError: 'continueRegularOutput',
+/** Starts a fresh process for one row, after resetting and configuring the service for it. */
+async function childRow(service: Service, spec: RowSpec): Promise<Row> {
+	await admin(service, 'reset', {});
+	await admin(service, 'config', {
+		taskDurationMs: spec.model.taskDurationMs,
+		taskDurationJitterMs: spec.model.taskDurationJitterMs,
+		workers: spec.model.workers,
+		progressModel: spec.model.progressModel,
+		resultBytes: spec.resultBytes,
 	});
-	if (error) throw new Error(error.message);
-	return items.filter((item) => item.json.status !== 'Success').length;
+	const output = execFileSync(
+		process.execPath,
+		[...process.execArgv, __filename, '--row', JSON.stringify({ spec, service: { ...service, process: undefined } })],
+		{ encoding: 'utf8', maxBuffer: 16 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] },
+	);
+	const lines = output.trim().split('\n');
+	return JSON.parse(lines[lines.length - 1]) as Row;
 }
 
-function table(rows: Measure[]): string {
-	const one = (node: NodeName) => rows.find((row) => row.node === node && row.n === 1)?.wallS ?? Number.NaN;
+const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+
+function table(rows: Row[]): string {
 	const lines = [
-		'| node | mode | N | wall (s) | wall(N)/wall(1) | polls per task | peak requests/s | peak RSS (MB) | failed |',
-		'|---|---|---:|---:|---:|---:|---:|---:|---:|',
+		'| tasks | N | wall (s) | bound (s) | wall / bound | polls per task | detection latency mean / p95 (s) | peak requests/s | peak RSS (MB) | failed |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const row of rows) {
+		const what = [row.label, row.mode === 'serial' ? 'serial' : '', row.binary].filter(Boolean).join('; ');
 		lines.push(
-			`| ${row.node} | ${row.mode} | ${row.n} | ${row.wallS.toFixed(1)} | ${(row.wallS / one(row.node)).toFixed(2)} | ${row.pollsPerTask.toFixed(2)} | ${row.peakRps} | ${row.peakRssMb.toFixed(0)} | ${row.failed} |`,
+			`| ${what} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${row.failed} |`,
 		);
 	}
 	return lines.join('\n');
 }
 
-function chartSvg(rows: Measure[]): string {
-	const width = 720;
-	const height = 420;
+const key = (row: Row) => `${row.model}|${row.mode}|${row.n}|${row.binary}`;
+
+/** Before and after side by side: each cell is "before → after". */
+function comparison(before: Row[], after: Row[]): string {
+	const lines = [
+		'| tasks | N | bound (s) | wall (s) | wall / bound | polls per task | mean latency (s) | p95 latency (s) | peak requests/s | peak RSS (MB) |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const a of after) {
+		const b = before.find((row) => key(row) === key(a));
+		const pair = (get: (row: Row) => number, digits = 1) =>
+			b ? `${f(get(b), digits)} → ${f(get(a), digits)}` : f(get(a), digits);
+		const what = [a.label, a.mode === 'serial' ? 'serial' : '', a.binary].filter(Boolean).join('; ');
+		lines.push(
+			`| ${what} | ${a.n} | ${f(a.boundS)} | ${pair((r) => r.wallS)} | ${pair((r) => r.wallS / r.boundS, 2)} | ${pair((r) => r.pollsPerTask, 2)} | ${pair((r) => r.meanLatencyS, 2)} | ${pair((r) => r.p95LatencyS, 2)} | ${pair((r) => r.peakRps, 0)} | ${pair((r) => r.peakRssMb, 0)} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+const COLORS: Record<string, string> = { fixed: '#1f77b4', uniform: '#2ca02c', queue: '#d62728', stuck: '#ff7f0e' };
+
+/** wall / bound against N, one line per task-time model; `before` dashed when given. */
+function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }>): string {
+	const width = 760;
+	const height = 440;
 	const pad = { left: 70, right: 20, top: 40, bottom: 50 };
-	const maxN = Math.max(...rows.map((row) => row.n));
-	const maxWall = Math.max(...rows.map((row) => row.wallS)) * 1.1;
-	const x = (n: number) => pad.left + (n / maxN) * (width - pad.left - pad.right);
-	const y = (s: number) => height - pad.bottom - (s / maxWall) * (height - pad.top - pad.bottom);
-	const colors: Record<string, string> = {
-		'photoEnhancer concurrent': '#1f77b4',
-		'objectRemover concurrent': '#2ca02c',
-		'photoEnhancer serial': '#d62728',
-		'objectRemover serial': '#ff7f0e',
-	};
+	const all = series.flatMap((s) => s.rows).filter((row) => row.mode === 'concurrent' && !row.binary);
+	const ns = [...new Set(all.map((row) => row.n))].sort((a, b) => a - b);
+	const maxRatio = Math.max(1.2, ...all.map((row) => row.wallS / row.boundS)) * 1.1;
+	// N on a log scale: 1 to 1,000 would otherwise crowd the small runs into one corner.
+	const logMax = Math.log10(Math.max(...ns, 10));
+	const x = (n: number) => pad.left + (Math.log10(n) / logMax) * (width - pad.left - pad.right);
+	const y = (r: number) => height - pad.bottom - (r / maxRatio) * (height - pad.top - pad.bottom);
 	const parts = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
 		`<rect width="100%" height="100%" fill="white"/>`,
-		`<text x="${width / 2}" y="22" text-anchor="middle" font-size="15">Wall time against items per run (task time ${durationS} s)</text>`,
+		`<text x="${width / 2}" y="22" text-anchor="middle" font-size="15">Wall time / bound against items per run (bound = N / ${RATE} per s + slowest task)</text>`,
 		`<line x1="${pad.left}" y1="${y(0)}" x2="${width - pad.right}" y2="${y(0)}" stroke="black"/>`,
 		`<line x1="${pad.left}" y1="${y(0)}" x2="${pad.left}" y2="${pad.top}" stroke="black"/>`,
-		`<text x="${width / 2}" y="${height - 12}" text-anchor="middle">items (N)</text>`,
-		`<text x="18" y="${height / 2}" text-anchor="middle" transform="rotate(-90 18 ${height / 2})">wall time (s)</text>`,
+		`<line x1="${pad.left}" y1="${y(1)}" x2="${width - pad.right}" y2="${y(1)}" stroke="#999" stroke-dasharray="2 3"/>`,
+		`<text x="${width / 2}" y="${height - 12}" text-anchor="middle">items (N, log scale)</text>`,
+		`<text x="18" y="${height / 2}" text-anchor="middle" transform="rotate(-90 18 ${height / 2})">wall / bound</text>`,
 	];
 	for (let tick = 0; tick <= 5; tick++) {
-		const s = (maxWall / 5) * tick;
-		parts.push(`<text x="${pad.left - 8}" y="${y(s) + 4}" text-anchor="end">${s.toFixed(0)}</text>`);
+		const r = (maxRatio / 5) * tick;
+		parts.push(`<text x="${pad.left - 8}" y="${y(r) + 4}" text-anchor="end">${r.toFixed(2)}</text>`);
 	}
-	for (const n of [...new Set(rows.map((row) => row.n))]) {
-		parts.push(`<text x="${x(n)}" y="${y(0) + 18}" text-anchor="middle">${n}</text>`);
-	}
+	for (const n of ns) parts.push(`<text x="${x(n)}" y="${y(0) + 18}" text-anchor="middle">${n}</text>`);
 	let legendY = pad.top + 10;
-	for (const [series, color] of Object.entries(colors)) {
-		const points = rows
-			.filter((row) => `${row.node} ${row.mode}` === series)
-			.sort((a, b) => a.n - b.n)
-			.map((row) => `${x(row.n).toFixed(1)},${y(row.wallS).toFixed(1)}`);
-		if (points.length === 0) continue;
-		parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.join(' ')}"/>`);
-		for (const point of points) {
-			const [px, py] = point.split(',');
-			parts.push(`<circle cx="${px}" cy="${py}" r="3" fill="${color}"/>`);
+	for (const { rows, dashed, suffix } of series) {
+		for (const [model, color] of Object.entries(COLORS)) {
+			const points = rows
+				.filter((row) => row.model === model && row.mode === 'concurrent' && !row.binary)
+				.sort((a, b) => a.n - b.n)
+				.map((row) => `${x(row.n).toFixed(1)},${y(row.wallS / row.boundS).toFixed(1)}`);
+			if (points.length === 0) continue;
+			const dash = dashed ? ' stroke-dasharray="6 4"' : '';
+			parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.join(' ')}"/>`);
+			for (const point of points) {
+				const [px, py] = point.split(',');
+				parts.push(`<circle cx="${px}" cy="${py}" r="3" fill="${color}"/>`);
+			}
+			parts.push(`<line x1="${pad.left + 12}" y1="${legendY - 3}" x2="${pad.left + 32}" y2="${legendY - 3}" stroke="${color}" stroke-width="2"${dash}/>`);
+			parts.push(`<text x="${pad.left + 38}" y="${legendY + 1}">${MODELS[model].label}${suffix}</text>`);
+			legendY += 18;
 		}
-		parts.push(`<rect x="${pad.left + 15}" y="${legendY - 9}" width="12" height="12" fill="${color}"/>`);
-		parts.push(`<text x="${pad.left + 33}" y="${legendY + 1}">${series}</text>`);
-		legendY += 18;
 	}
 	parts.push('</svg>');
 	return parts.join('\n');
 }
 
-function report(rows: Measure[]) {
-	const markdown = table(rows);
-	console.log(`\n${markdown}`);
-	mkdirSync(outDir, { recursive: true });
-	writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
-	writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(rows, null, 2));
-	const svgPath = join(outDir, 'wall-time.svg');
-	writeFileSync(svgPath, chartSvg(rows));
+function writeChart(svg: string, name: string) {
+	const svgPath = join(outDir, `${name}.svg`);
+	writeFileSync(svgPath, svg);
 	try {
-		execFileSync('rsvg-convert', [svgPath, '-o', join(outDir, 'wall-time.png')]);
-		console.log(`Chart: ${join(outDir, 'wall-time.png')}`);
+		execFileSync('rsvg-convert', [svgPath, '-o', join(outDir, `${name}.png`)]);
+		console.log(`Chart: ${join(outDir, `${name}.png`)}`);
 	} catch {
 		console.log(`Chart: ${svgPath} (install librsvg2-bin for the PNG: apt-get install librsvg2-bin)`);
 	}
 }
 
 async function main() {
-	const render = option('render', '');
-	if (render) {
-		report(render.split(',').flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Measure[]));
+	const rowArg = option('row', '');
+	if (rowArg) {
+		const { spec, service } = JSON.parse(rowArg) as { spec: RowSpec; service: Service };
+		console.log(JSON.stringify(await runRow(service, spec)));
 		return;
 	}
-	const service = await startServiceProcess();
-	const rows: Measure[] = [];
-	let next = 0;
-	try {
-		console.log(`Bench: task time ${durationS} s, N = ${sizes.join(', ')}, serial at N = ${serialSizes.join(', ') || 'none'}`);
-		for (const node of ['photoEnhancer', 'objectRemover'] as NodeName[]) {
-			for (const n of sizes) {
-				// One item's time hangs on a single ±0.5 s poll jitter draw: take the median of three.
-				const repeats = n === 1 ? 3 : 1;
-				const tries: Measure[] = [];
-				for (let r = 0; r < repeats; r++) {
-					const from = next;
-					next += n;
-					tries.push(await measure(service, node, 'concurrent', n, () => runItems(service, node, from, n)));
-				}
-				const row = tries.sort((a, b) => a.wallS - b.wallS)[Math.floor(tries.length / 2)];
-				rows.push(row);
-				console.log(`${node} concurrent N=${n}: ${tries.map((t) => t.wallS.toFixed(1)).join(' / ')} s`);
-			}
-		}
-		// The two serial baselines run side by side (they do not share anything) to halve the wait.
-		const serialRows = await Promise.all(
-			(['photoEnhancer', 'objectRemover'] as NodeName[]).map(async (node) => {
-				const out: Measure[] = [];
-				for (const n of serialSizes) {
-					const from = next;
-					next += n;
-					out.push(
-						await measure(service, node, 'serial', n, async () => {
-							let failed = 0;
-							for (let k = 0; k < n; k++) failed += await runItems(service, node, from + k, 1);
-							return failed;
-						}),
-					);
-					console.log(`${node} serial N=${n}: ${out[out.length - 1].wallS.toFixed(1)} s`);
-				}
-				return out;
-			}),
+	mkdirSync(outDir, { recursive: true });
+	const render = option('render', '');
+	if (render) {
+		const [beforeFile, afterFile] = render.split(',');
+		const before = JSON.parse(readFileSync(beforeFile, 'utf8')) as Row[];
+		const after = afterFile ? (JSON.parse(readFileSync(afterFile, 'utf8')) as Row[]) : undefined;
+		const markdown = after ? comparison(before, after) : table(before);
+		console.log(`\n${markdown}`);
+		writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
+		writeChart(
+			chartSvg(
+				after
+					? [
+							{ rows: before, dashed: true, suffix: ' (before)' },
+							{ rows: after, dashed: false, suffix: ' (after)' },
+						]
+					: [{ rows: before, dashed: false, suffix: '' }],
+			),
+			`${outName}-chart`,
 		);
-		rows.push(...serialRows.flat());
-	} finally {
-		service.process.kill();
+		return;
 	}
 
-	report(rows);
-	console.log("(peak requests/s of the serial rows includes the other node's serial run, which ran alongside)");
+	const models = list('models', 'fixed,uniform,queue,stuck').map((name) => {
+		if (!MODELS[name]) throw new Error(`unknown model ${name} (known: ${Object.keys(MODELS).join(', ')})`);
+		return MODELS[name];
+	});
+	const sizes = list('n', '1,50,200,1000').map(Number);
+	const downloads = Number(option('downloads', '200'));
+	const serial = list('serial', '').map(Number);
+	const resultBytes = Number(option('result-bytes', String(4_000_000)));
+
+	const specs: RowSpec[] = [];
+	for (const model of models) {
+		for (const n of sizes) specs.push({ model, n, mode: 'concurrent', resultBytes: 0 });
+	}
+	for (const n of serial) specs.push({ model: MODELS.fixed, n, mode: 'serial', resultBytes: 0 });
+	if (downloads > 0) {
+		// The baseline without downloads, then the same run bringing each 4K result along.
+		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', binaryMode: 'filesystem', resultBytes });
+		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', download: 'filesystem', resultBytes });
+		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', download: 'default', resultBytes });
+	}
+
+	const service = await startServiceProcess();
+	const rows: Row[] = [];
+	const started = Date.now();
+	try {
+		console.log(`Bench: ${specs.length} rows; machine: ${process.arch}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+		for (const spec of specs) {
+			const row = await childRow(service, spec);
+			rows.push(row);
+			console.log(
+				`${row.label}${row.binary ? `; ${row.binary}` : ''} ${row.mode} N=${row.n}: ${row.wallS.toFixed(1)} s (bound ${row.boundS.toFixed(1)} s), ${row.pollsPerTask.toFixed(2)} polls/task, latency ${row.meanLatencyS.toFixed(2)} s`,
+			);
+		}
+	} finally {
+		service.process?.kill();
+	}
+	const markdown = table(rows);
+	console.log(`\n${markdown}\n\nTotal ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+	writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
+	writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(rows, null, 2));
+	writeChart(chartSvg([{ rows, dashed: false, suffix: '' }]), `${outName}-chart`);
 }
 
 main().catch((error) => {

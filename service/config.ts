@@ -4,6 +4,8 @@
 // loudly rather than silently inject nothing.
 import { FAULT_KINDS } from './faults.ts';
 import type { FaultConfig } from './faults.ts';
+import type { ProgressModel } from './queue.ts';
+import { PROGRESS_MODELS } from './queue.ts';
 
 export interface ServiceConfig {
 	workers: number;
@@ -17,6 +19,13 @@ export interface ServiceConfig {
 	faults: FaultConfig;
 	seed: number;
 	imageFetchTimeoutMs: number;
+	progressModel: ProgressModel;
+	/**
+	 * Approximate size of each result image: 0 serves a small gradient; more serves a picture of
+	 * the task's output size whose top rows are noise, so the file does not compress (a 4K photo
+	 * is several MB).
+	 */
+	resultBytes: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
@@ -30,6 +39,8 @@ export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
 	faults: {},
 	seed: 20260417,
 	imageFetchTimeoutMs: 10000,
+	progressModel: 'linear',
+	resultBytes: 0,
 };
 
 export const CONFIG_KEYS = Object.keys(DEFAULT_CONFIG) as Array<keyof ServiceConfig>;
@@ -138,6 +149,15 @@ export function applyConfigPatch(
 				break;
 			case 'imageFetchTimeoutMs':
 				next.imageFetchTimeoutMs = numberIn(key, value, 1, 600000);
+				break;
+			case 'progressModel':
+				if (!PROGRESS_MODELS.includes(value as ProgressModel)) {
+					throw new Error(`progressModel must be one of ${PROGRESS_MODELS.join(', ')}`);
+				}
+				next.progressModel = value as ProgressModel;
+				break;
+			case 'resultBytes':
+				next.resultBytes = numberIn(key, value, 0, 100 * 2 ** 20, true);
 				break;
 			default:
 				throw new Error(

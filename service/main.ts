@@ -24,6 +24,9 @@ const USAGE = `Usage: node service/main.ts [options]
   --latency-ms N        delay of the latency fault (default 500)
   --seed N              seed for ids, failures and faults
   --public-url URL      base URL put in result URLs (e.g. when n8n runs in Docker)
+  --progress MODEL      how percentage moves: linear (default) or stuck-then-jump
+  --result-bytes N      size of each result image, incompressible (e.g. 4000000 for a 4K
+                        photo); default 0: a small gradient
   --help`;
 
 function fail(message: string): never {
@@ -65,6 +68,8 @@ function parseOptions(): ServiceOptions {
 				'latency-ms': { type: 'string' },
 				seed: { type: 'string' },
 				'public-url': { type: 'string' },
+				progress: { type: 'string' },
+				'result-bytes': { type: 'string' },
 				help: { type: 'boolean' },
 			},
 		}).values;
@@ -100,6 +105,8 @@ function parseOptions(): ServiceOptions {
 		faults,
 		seed: numberOption('seed', parsed.seed),
 		publicUrl: parsed['public-url'],
+		progressModel: parsed.progress as ServiceOptions['progressModel'],
+		resultBytes: numberOption('result-bytes', parsed['result-bytes']),
 	};
 }
 

@@ -103,3 +103,29 @@ export function gradientPng(
 	for (let x = 0; x < width; x++) row[x] = width === 1 ? 0 : Math.round((x * 255) / (width - 1));
 	return encodePng({ width, height, color: 'palette', palette, row: () => row });
 }
+
+/**
+ * An RGB picture of the given size that takes about `bytes` as a file: the top rows are
+ * pseudo-random noise (which deflate cannot shrink), the rest one flat row repeated. Stands in
+ * for a full-size photo, whose file is several MB.
+ */
+export function noisyPng(width: number, height: number, bytes: number, seed: number): Buffer {
+	const stride = width * 3;
+	const noisyRows = Math.min(height, Math.max(1, Math.round(bytes / (stride + 1))));
+	let state = seed >>> 0 || 1;
+	const noise = Buffer.alloc(noisyRows * stride);
+	for (let i = 0; i < noise.length; i += 4) {
+		// xorshift32: fast, and enough to defeat compression.
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		noise.writeUInt32LE(state >>> 0, Math.min(i, noise.length - 4));
+	}
+	const flat = Buffer.alloc(stride, 128);
+	return encodePng({
+		width,
+		height,
+		color: 'rgb',
+		row: (y) => (y < noisyRows ? noise.subarray(y * stride, (y + 1) * stride) : flat),
+	});
+}

@@ -12,6 +12,18 @@ export interface Slot {
 	endAt: number;
 }
 
+/**
+ * How `percentage` moves while a task runs. 'linear' rises evenly from 0 to 99; 'stuck-then-jump'
+ * stays at 0 for the first 60 % of the run, then shows 90 until the end, as a model that only
+ * reports at a late checkpoint would.
+ */
+export type ProgressModel = 'linear' | 'stuck-then-jump';
+
+export const PROGRESS_MODELS: ReadonlyArray<ProgressModel> = ['linear', 'stuck-then-jump'];
+
+const JUMP_AT = 0.6;
+const JUMP_TO = 90;
+
 export interface Progress {
 	status: TaskStatus;
 	waitNumber: number;
@@ -74,12 +86,14 @@ export class TaskQueue {
 		return ahead;
 	}
 
-	progress(slot: Slot, willFail: boolean, now: number): Progress {
+	progress(slot: Slot, willFail: boolean, now: number, model: ProgressModel = 'linear'): Progress {
 		if (now < slot.startAt) {
 			return { status: 'Unprocessed', waitNumber: this.waitNumber(slot, now), percentage: 0 };
 		}
 		if (now < slot.endAt) {
-			const done = Math.floor(((now - slot.startAt) * 100) / (slot.endAt - slot.startAt));
+			const share = (now - slot.startAt) / (slot.endAt - slot.startAt);
+			const done =
+				model === 'stuck-then-jump' ? (share < JUMP_AT ? 0 : JUMP_TO) : Math.floor(share * 100);
 			return { status: 'Processing', waitNumber: 0, percentage: Math.min(99, Math.max(0, done)) };
 		}
 		return willFail

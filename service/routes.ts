@@ -378,7 +378,12 @@ export interface TaskView {
 }
 
 export function viewTask(context: ServiceContext, task: TaskRecord): TaskView {
-	const progress = context.queues[task.kind].progress(task.slot, task.willFail, context.now());
+	const progress = context.queues[task.kind].progress(
+		task.slot,
+		task.willFail,
+		context.now(),
+		context.config.progressModel,
+	);
 	return {
 		id: task.id,
 		status: progress.status,
@@ -408,5 +413,9 @@ export function getTaskResult(
 	if (!task || task.apiKey !== apiKey || task.kind !== kind) {
 		throw new ServiceError(CODE.FAILED, `task not found: ${id}`);
 	}
-	return viewTask(context, task);
+	const view = viewTask(context, task);
+	if (task.doneSeenAt === undefined && (view.status === 'Success' || view.status === 'Failed')) {
+		task.doneSeenAt = context.now();
+	}
+	return view;
 }

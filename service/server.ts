@@ -8,6 +8,7 @@ import type { FaultConfig, FaultKind, FaultStage } from './faults.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ServiceContext } from './routes.ts';
 import type { Random } from './prng.ts';
+import type { ProgressModel } from './queue.ts';
 import type { ServiceStats } from './stats.ts';
 import type { TaskKind, TaskRecord } from './tasks.ts';
 import { Accounts } from './accounts.ts';
@@ -15,7 +16,7 @@ import { applyConfigPatch, DEFAULT_CONFIG } from './config.ts';
 import { CODE, envelopeText, ServiceError } from './envelope.ts';
 import { faultResponse, pickFault, pickLatency } from './faults.ts';
 import { inspectImage, MEGABYTE } from './images.ts';
-import { gradientPng } from './png.ts';
+import { gradientPng, noisyPng } from './png.ts';
 import { mulberry32 } from './prng.ts';
 import { TaskQueue } from './queue.ts';
 import {
@@ -59,6 +60,10 @@ export interface ServiceOptions {
 	imageFetchTimeoutMs?: number;
 	/** Base of the result URLs handed out, when clients reach the service by another name (Docker). */
 	publicUrl?: string;
+	/** How `percentage` moves while a task runs; default 'linear'. */
+	progressModel?: ProgressModel;
+	/** Approximate bytes of each result image (noise, so incompressible); default 0: a small gradient. */
+	resultBytes?: number;
 	now?: () => number;
 }
 
@@ -356,14 +361,14 @@ class LocalService implements ServiceContext {
 		return this.accounts.balance(apiKey);
 	}
 
-	stats(): ServiceStats {
+	stats(withTasks = true): ServiceStats {
 		this.settle();
 		const accounts = this.accounts.snapshot();
 		return {
 			...this.counters.snapshot(),
 			credits: { charged: accounts.charged, refunded: accounts.refunded, byKey: accounts.byKey },
 			balances: accounts.balances,
-			tasks: this.tasks.all().map((task) => {
+			tasks: (withTasks ? this.tasks.all() : []).map((task) => {
 				const view = viewTask(this, task);
 				return {
 					id: task.id.toString(),
@@ -379,6 +384,7 @@ class LocalService implements ServiceContext {
 					createdAt: task.createdAt,
 					startAt: task.slot.startAt,
 					endAt: task.slot.endAt,
+					doneSeenAt: task.doneSeenAt ?? null,
 					output: view.output ? { width: view.output.width, height: view.output.height } : null,
 				};
 			}),
@@ -428,7 +434,8 @@ class LocalService implements ServiceContext {
 		try {
 			const url = new URL(request.url ?? '/', 'http://localhost');
 			const path = url.pathname;
-			if (path.startsWith('/__admin/')) return await this.handleAdmin(request, response, path);
+			if (path.startsWith('/__admin/'))
+				return await this.handleAdmin(request, response, path, url);
 			if (path === '/samples' || path.startsWith('/samples/'))
 				return this.handleSample(request, response, path);
 			if (path.startsWith('/results/')) return this.handleResultImage(request, response, path);
@@ -645,10 +652,13 @@ class LocalService implements ServiceContext {
 	}
 
 	private resultImage(kind: TaskKind, width: number, height: number): Buffer {
-		const key = `${kind}:${width}x${height}`;
+		const bytes = this.config.resultBytes;
+		const key = `${kind}:${width}x${height}:${bytes}`;
 		let png = this.resultImages.get(key);
 		if (png) {
 			this.resultImages.delete(key); // re-inserted below: most recently used last
+		} else if (bytes > 0) {
+			png = noisyPng(width, height, bytes, this.config.seed);
 		} else {
 			png =
 				kind === 'photoEnhancer'
@@ -666,6 +676,7 @@ class LocalService implements ServiceContext {
 		request: http.IncomingMessage,
 		response: http.ServerResponse,
 		path: string,
+		url: URL,
 	): Promise<void> {
 		if (!isLoopback(request.socket.remoteAddress)) {
 			request.resume();
@@ -677,7 +688,8 @@ class LocalService implements ServiceContext {
 			switch (route) {
 				case 'GET /__admin/stats':
 					request.resume();
-					sendJson(response, 200, this.stats());
+					// ?tasks=false leaves out the task list, for clients that sample counters often.
+					sendJson(response, 200, this.stats(url.searchParams.get('tasks') !== 'false'));
 					return;
 				case 'GET /__admin/config':
 					request.resume();

@@ -45,6 +45,8 @@ export interface TaskSummary {
 	createdAt: number;
 	startAt: number;
 	endAt: number;
+	/** When a result call first answered Success or Failed; null while none has. */
+	doneSeenAt: number | null;
 	output: { width: number; height: number } | null;
 }
 

@@ -22,6 +22,8 @@ export interface TaskRecord {
 	outputWidth: number;
 	outputHeight: number;
 	createdAt: number;
+	/** When a result call first answered Success or Failed: how late the client noticed the end. */
+	doneSeenAt?: number;
 }
 
 export const FIRST_TASK_ID = 1839201938475628544n;

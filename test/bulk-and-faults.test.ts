@@ -331,7 +331,10 @@ describe('what a task cost, and timeouts', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		expect(requestsTo(PE.result)).toHaveLength(2);
+		// At 4 s (80 % points at 5 s), 3 s later (still 80 %: progress says nothing any more),
+		// and at the 8 s deadline.
+		expect(requestsTo(PE.result)).toHaveLength(3);
+		expect(clock.sleeps).toEqual([4000, 3000, 1000]);
 	});
 });
 

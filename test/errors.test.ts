@@ -123,7 +123,8 @@ describe('waiting ends in a verdict', () => {
 
 		expect(error?.message).toBe(`Task ${BIG_ID} did not finish within 20 s (last status Processing, 30%)`);
 		expect(error?.description).toContain(`Get Result operation and task ID ${BIG_ID}`);
-		// Polls at 5, 10, 15 and 20 s, then gives up.
+		// 30 % at 5 s and still at 10 s: stalled progress predicts nothing, so polls at 5, 10, 15
+		// and 20 s, then gives up.
 		expect(requestsTo(PE.result)).toHaveLength(4);
 		expect(clock.sleeps).toEqual([5000, 5000, 5000, 5000]);
 	});

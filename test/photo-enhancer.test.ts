@@ -72,8 +72,9 @@ describe('Photo Enhancer: enhance and wait', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		// The default interval is 4 s, within the spec's 3–5 s.
-		expect(clock.sleeps).toEqual([4000, 4000]);
+		// The first poll after the default interval of 4 s; 40 % by then puts the finish at 10 s,
+		// so the second poll goes just after it (300 ms + 3 % of the 6 s to go), not every 4 s.
+		expect(clock.sleeps).toEqual([4000, 6480]);
 	});
 
 	test.each([

@@ -5,38 +5,11 @@ import { CREDENTIAL_NAME, KINDS, type TaskKind } from './api';
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
-import { sniffImageType } from './images';
+import { downloadError, downloadResultImage } from './download';
 import { asNodeError } from './poller';
-import { bounded } from './redact';
 import type { Task } from './task';
 import { compactTask, isToolCall } from './tool';
-import { downloadError, downloadFile, transientFault, type DownloadedFile } from './transport';
-
-function safeDecode(text: string): string {
-	try {
-		return decodeURIComponent(text);
-	} catch {
-		// A bare "%" (100%.png) is not an escape: the name is kept as written.
-		return text;
-	}
-}
-
-/**
- * The file name the URL suggests, made safe: no folders, no control or reserved characters, a
- * bounded length; otherwise a name from the task id. The extension always matches the bytes.
- */
-export function fileNameFor(taskId: string, url: string, extension: string): string {
-	const last = safeDecode(url.split(/[?#]/)[0].split('/').pop() ?? '');
-	const name = Array.from(last.split(/[/\\]/).pop() ?? '', (ch) =>
-		ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 || '<>:"|?*'.includes(ch) ? '_' : ch,
-	)
-		.join('')
-		.replace(/^[.\s]+/, '')
-		.trim();
-	const stem = name.replace(/\.[a-z0-9]{2,5}$/i, '');
-	if (stem === name || stem === '') return `ideal-house-${taskId}.${extension}`;
-	return `${stem.slice(0, 100)}.${extension}`;
-}
+import { transientFault } from './transport';
 
 /** Whether the service is on this machine or network, where its result links may be too. */
 async function serviceIsLocal(ctx: IExecuteSingleFunctions): Promise<boolean> {
@@ -52,12 +25,16 @@ const DOWNLOAD_ATTEMPTS = 4;
 const DOWNLOAD_RETRY_BASE_MS = 4000;
 const DOWNLOAD_RETRY_MAX_MS = 30_000;
 
-/** Downloads, retrying passing faults with a backoff as status checks do. */
-async function fetchResult(ctx: IExecuteSingleFunctions, task: Task, url: string): Promise<DownloadedFile> {
+/** The finished task's image, downloaded; passing faults are retried with a backoff, as polls are. */
+async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
+	const url = task.output?.resultUrl;
+	if (typeof url !== 'string' || url.trim() === '') {
+		throw downloadError(ctx, task.id, 'the service gave no result URL');
+	}
 	const allowLocal = await serviceIsLocal(ctx);
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await downloadFile.call(ctx, url, task.id, allowLocal);
+			return await downloadResultImage(ctx, task.id, url.trim(), allowLocal);
 		} catch (error) {
 			const fault = transientFault(error);
 			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw asNodeError(ctx, error);
@@ -72,20 +49,6 @@ async function fetchResult(ctx: IExecuteSingleFunctions, task: Task, url: string
 			if (stop.aborted) throw stoppedError(ctx, `Execution stopped while downloading the result of task ${task.id}`);
 		}
 	}
-}
-
-async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
-	const url = task.output?.resultUrl;
-	if (typeof url !== 'string' || url.trim() === '') {
-		throw downloadError(ctx, task.id, 'the service gave no result URL');
-	}
-	const file = await fetchResult(ctx, task, url.trim());
-	const sniffed = sniffImageType(file.data);
-	if (!sniffed) {
-		const said = file.contentType ? ` (the host called it ${bounded(file.contentType.split(';')[0], 60)})` : '';
-		throw downloadError(ctx, task.id, `the file is not a PNG, JPEG or WebP image${said}`);
-	}
-	return await ctx.helpers.prepareBinaryData(file.data, fileNameFor(task.id, url, sniffed.extension), sniffed.mimeType);
 }
 
 const failedTaskErrors = new WeakSet<object>();

@@ -6,6 +6,7 @@ import { executionStopSignal, isStopError, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { limits } from './limits';
 import { bounded } from './redact';
+import { PollSchedule } from './poll-schedule';
 import { taskFromResult, type Task } from './task';
 import { apiRequest, transientFault } from './transport';
 import { fieldError } from './validation';
@@ -119,7 +120,9 @@ export async function waitForTask(
 	let last: Task | undefined;
 	let faults = 0;
 	let unknown = 0;
-	let wait = jittered(interval);
+	const schedule = new PollSchedule(clock.now(), interval, jittered(interval));
+	/** After a passing fault: the backoff, instead of the schedule's wait. */
+	let faultWait: number | undefined;
 
 	for (;;) {
 		const remaining = deadline - clock.now();
@@ -137,7 +140,7 @@ export async function waitForTask(
 			);
 		}
 		try {
-			await clock.sleep(Math.min(wait, remaining), signal);
+			await clock.sleep(Math.min(faultWait ?? schedule.waitMs(clock.now()), remaining), signal);
 			// The Timeout bounds the whole wait, this status check's answer included; a check due at
 			// the deadline itself still gets a second to answer.
 			const left = deadline - clock.now();
@@ -147,10 +150,12 @@ export async function waitForTask(
 				path: KINDS[kind].resultPath,
 				qs: { taskId },
 				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
+				priority: schedule.priority(clock.now()),
 			});
 			last = taskFromResult(this, data);
+			schedule.observe(clock.now(), last);
 			faults = 0;
-			wait = interval;
+			faultWait = undefined;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 			unknown = KNOWN_STATUSES.includes(last.status) ? 0 : unknown + 1;
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
@@ -160,7 +165,7 @@ export async function waitForTask(
 			if (!fault) throw asNodeError(this, error);
 			faults++;
 			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
-			wait = Math.max(backoff, fault.retryAfterMs ?? 0);
+			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);
 		}
 	}
 }

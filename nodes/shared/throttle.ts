@@ -4,6 +4,8 @@ import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { bounded } from './redact';
 import { fieldError } from './validation';
+import type { SlotPriority } from './poll-schedule';
+import { PrioritySlots } from './request-order';
 
 /**
  * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
@@ -79,22 +81,32 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 	return rate;
 }
 
-/** Waits for this node execution's next request slot (creates and polls share the budget). */
-export async function takeRequestSlot(ctx: IExecuteSingleFunctions): Promise<void> {
+const ordered = new WeakMap<RequestBudget, PrioritySlots>();
+
+/**
+ * Waits for this node execution's next request slot (creates and polls share the budget). When
+ * requests queue for it, polls of tasks that are likely done go first, then creates, then other
+ * polls, the oldest first within each (see `PrioritySlots`).
+ */
+export async function takeRequestSlot(
+	ctx: IExecuteSingleFunctions,
+	priority: SlotPriority = { rank: 'create', age: clock.now() },
+): Promise<void> {
 	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
+	let slots = ordered.get(budget);
+	if (!slots) {
+		slots = new PrioritySlots(() => budget.tryTake());
+		ordered.set(budget, slots);
+	}
 	const stop = executionStopSignal(ctx);
-	for (let wait = budget.tryTake(); wait > 0; wait = budget.tryTake()) {
-		try {
-			await clock.sleep(wait, stop);
-		} catch {
-			// Stopped: reported below with an error that says so.
-		}
-		if (stop.aborted) {
-			throw stoppedError(
-				ctx,
-				'Execution stopped while this item waited for its turn to send',
-				'Nothing more was sent for this item (see Max Requests per Second).',
-			);
-		}
+	try {
+		await slots.take(priority, stop);
+	} catch (error) {
+		if (!stop.aborted) throw error;
+		throw stoppedError(
+			ctx,
+			'Execution stopped while this item waited for its turn to send',
+			'Nothing more was sent for this item (see Max Requests per Second).',
+		);
 	}
 }

@@ -10,12 +10,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './api';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
+import type { SlotPriority } from './poll-schedule';
 import { takeRequestSlot } from './throttle';
 import { apiCodeError, httpStatusError } from './errors';
 import { parseJsonLossless } from './json';
-import { limits } from './limits';
 import { redact, withoutSecrets } from './redact';
-import { isLocalHost } from './addresses';
 
 /**
  * The one path every request of both nodes takes: the create call sent by n8n's routing (its
@@ -61,7 +60,7 @@ export function transientFault(error: unknown): TransientFault | undefined {
 	return typeof error === 'object' && error !== null ? transientFaults.get(error) : undefined;
 }
 
-function markTransient<E extends object>(error: E, fault: TransientFault): E {
+export function markTransient<E extends object>(error: E, fault: TransientFault): E {
 	transientFaults.set(error, fault);
 	return error;
 }
@@ -75,7 +74,7 @@ export function bodyText(body: unknown): string {
 	return JSON.stringify(body);
 }
 
-function retryAfterMs(headers: IDataObject | undefined): number | undefined {
+export function retryAfterMs(headers: IDataObject | undefined): number | undefined {
 	const value = headers?.['retry-after'];
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
 	const seconds = Number(value);
@@ -176,7 +175,7 @@ const NETWORK_CODES = new Set([
 /** Only a refused connection or an unknown host prove the request never reached the service. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as { code?: unknown }).code;
@@ -311,11 +310,13 @@ export interface ApiRequest {
 	body?: IDataObject;
 	/** The most this request may wait for its answer. */
 	timeoutMs: number;
+	/** Its place when requests wait for the request budget; a create's by default. */
+	priority?: SlotPriority;
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
 export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequest): Promise<unknown> {
-	await takeRequestSlot(this);
+	await takeRequestSlot(this, request.priority);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrl(this)}${request.path}`,
@@ -335,121 +336,4 @@ export function toTaskId(value: unknown): string | undefined {
 	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return value.trim();
 	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
 	return undefined;
-}
-
-export interface DownloadedFile {
-	data: Buffer;
-	contentType?: string;
-}
-
-/** Why a result was not downloaded, as a failed item says it. */
-export function downloadError(
-	ctx: IExecuteSingleFunctions,
-	taskId: string,
-	reason: string,
-	fault?: TransientFault,
-): NodeApiError {
-	const error = new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
-		message: `The result of task ${taskId} was not downloaded: ${reason}`,
-		description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${fault ? ' in a moment' : ''}, or open its result URL yourself.`,
-		itemIndex: ctx.getItemIndex(),
-	});
-	return fault ? markTransient(error, fault) : error;
-}
-
-/** The download rules, applied to the first address and to every redirect. */
-function refusal(url: URL, allowLocal: boolean): string | undefined {
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return `its address is not http(s) (${url.protocol.slice(0, 20)})`;
-	}
-	if (!allowLocal && isLocalHost(url.hostname)) {
-		return `its address ${url.host.slice(0, 100)} is in a private or local network, which a result link never is`;
-	}
-	return undefined;
-}
-
-/**
- * Fetches a result image. Sent without the credential: result URLs are public links, possibly
- * on another host, and the API key must only ever go to the service itself. Redirects are
- * followed here, one at a time, so that each address is checked. Local addresses are allowed
- * only when the service itself is local (development against the local service).
- */
-export async function downloadFile(
-	this: IExecuteSingleFunctions,
-	address: string,
-	taskId: string,
-	allowLocal: boolean,
-): Promise<DownloadedFile> {
-	const stop = executionStopSignal(this);
-	const secrets = await secretsOf(this);
-	let url: URL;
-	try {
-		url = new URL(address);
-	} catch {
-		throw downloadError(this, taskId, 'the service gave a result URL that is not a valid address');
-	}
-	for (let hop = 0; ; hop++) {
-		const refused = refusal(url, allowLocal);
-		if (refused) throw downloadError(this, taskId, refused);
-		const deadline = AbortSignal.timeout(limits.downloadTimeoutMs);
-		const signal = AbortSignal.any([stop, deadline]);
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await untilAborted(
-				signal,
-				this.helpers.httpRequest({
-					method: 'GET',
-					url: url.href,
-					encoding: 'arraybuffer',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					disableFollowRedirect: true,
-					timeout: limits.downloadTimeoutMs,
-					abortSignal: signal,
-				}),
-			)) as IN8nHttpFullResponse;
-		} catch (error) {
-			if (stop.aborted) throw stoppedError(this, `Execution stopped while downloading the result of task ${taskId}`);
-			if (deadline.aborted) {
-				throw downloadError(this, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
-					reason: 'no answer in time',
-				});
-			}
-			const failure = networkError.call(this, error, secrets);
-			const code = networkCode(error);
-			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
-			throw downloadError(this, taskId, reason, transientFault(failure));
-		}
-		const status = response.statusCode;
-		const location = response.headers?.location;
-		if (status >= 300 && status < 400 && typeof location === 'string') {
-			if (hop >= limits.downloadMaxRedirects) throw downloadError(this, taskId, 'too many redirects');
-			try {
-				url = new URL(location, url);
-			} catch {
-				throw downloadError(this, taskId, 'a redirect to an address that is not valid');
-			}
-			continue;
-		}
-		const data = Buffer.from(response.body as ArrayBuffer);
-		if (status >= 300) {
-			const snippet = redact(data.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), secrets, 200);
-			const transient = status === 429 || status >= 500;
-			throw downloadError(
-				this,
-				taskId,
-				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
-				transient ? { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) } : undefined,
-			);
-		}
-		if (data.length > limits.downloadMaxBytes) {
-			throw downloadError(
-				this,
-				taskId,
-				`the file is larger than ${limits.downloadMaxBytes >= 1024 * 1024 ? `${Math.round(limits.downloadMaxBytes / 1024 / 1024)} MB` : `${limits.downloadMaxBytes} bytes`} (${data.length} bytes)`,
-			);
-		}
-		const contentType = response.headers?.['content-type'];
-		return { data, contentType: typeof contentType === 'string' ? contentType : undefined };
-	}
 }

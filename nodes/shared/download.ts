@@ -1,0 +1,269 @@
+import type { IBinaryData, IExecuteSingleFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import { NodeApiError, type NodeOperationError } from 'n8n-workflow';
+
+import { isLocalHost } from './addresses';
+import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
+import { sniffImageType } from './images';
+import { limits } from './limits';
+import { bounded, redact } from './redact';
+import {
+	markTransient,
+	networkCode,
+	networkError,
+	retryAfterMs,
+	secretsOf,
+	transientFault,
+	type TransientFault,
+} from './transport';
+
+/** The parts of Node's Readable used here (nodes may not import node:stream). */
+interface ByteStream extends AsyncIterable<Buffer> {
+	pipe: unknown;
+	read(): Buffer | null;
+	unshift(chunk: Buffer): void;
+	on(event: string, listener: (...args: never[]) => void): unknown;
+	once(event: string, listener: (...args: never[]) => void): unknown;
+	off(event: string, listener: (...args: never[]) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isByteStream(body: unknown): body is ByteStream {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as ByteStream).pipe === 'function' &&
+		typeof (body as ByteStream).unshift === 'function' &&
+		typeof (body as ByteStream).read === 'function'
+	);
+}
+
+/** The first bytes that arrive (empty at the end), left unread on the stream. */
+async function peek(stream: ByteStream): Promise<Buffer> {
+	const head = await new Promise<Buffer>((resolve, reject) => {
+		const settle = (done: () => void) => {
+			stream.off('readable', onReadable);
+			stream.off('end', onEnd);
+			stream.off('error', onError);
+			done();
+		};
+		const onReadable = () => {
+			const chunk = stream.read();
+			if (chunk !== null) settle(() => resolve(chunk));
+		};
+		const onEnd = () => settle(() => resolve(Buffer.alloc(0)));
+		const onError = (error: Error) => settle(() => reject(error));
+		stream.on('readable', onReadable);
+		stream.once('end', onEnd);
+		stream.once('error', onError);
+	});
+	if (head.length > 0) stream.unshift(head);
+	return head;
+}
+
+/** At most `limit` bytes of a body that is not the image (an error page), for the message. */
+async function readSome(stream: ByteStream, limit = 64 * 1024): Promise<Buffer> {
+	const parts: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream) {
+		parts.push(chunk);
+		size += chunk.length;
+		if (size >= limit) break;
+	}
+	stream.destroy();
+	return Buffer.concat(parts).subarray(0, limit);
+}
+
+function wholeBody(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	return Buffer.from(typeof body === 'string' ? body : '');
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		// A bare "%" (100%.png) is not an escape: the name is kept as written.
+		return text;
+	}
+}
+
+/**
+ * The file name the URL suggests, made safe: no folders, no control or reserved characters, a
+ * bounded length; otherwise a name from the task id. The extension always matches the bytes.
+ */
+export function fileNameFor(taskId: string, url: string, extension: string): string {
+	const last = safeDecode(url.split(/[?#]/)[0].split('/').pop() ?? '');
+	const name = Array.from(last.split(/[/\\]/).pop() ?? '', (ch) =>
+		ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 || '<>:"|?*'.includes(ch) ? '_' : ch,
+	)
+		.join('')
+		.replace(/^[.\s]+/, '')
+		.trim();
+	const stem = name.replace(/\.[a-z0-9]{2,5}$/i, '');
+	if (stem === name || stem === '') return `ideal-house-${taskId}.${extension}`;
+	return `${stem.slice(0, 100)}.${extension}`;
+}
+
+/** Why a result was not downloaded, as a failed item says it. */
+export function downloadError(
+	ctx: IExecuteSingleFunctions,
+	taskId: string,
+	reason: string,
+	fault?: TransientFault,
+): NodeApiError {
+	const error = new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
+		message: `The result of task ${taskId} was not downloaded: ${reason}`,
+		description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${fault ? ' in a moment' : ''}, or open its result URL yourself.`,
+		itemIndex: ctx.getItemIndex(),
+	});
+	return fault ? markTransient(error, fault) : error;
+}
+
+/** The download rules, applied to the first address and to every redirect. */
+function refusal(url: URL, allowLocal: boolean): string | undefined {
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return `its address is not http(s) (${url.protocol.slice(0, 20)})`;
+	}
+	if (!allowLocal && isLocalHost(url.hostname)) {
+		return `its address ${url.host.slice(0, 100)} is in a private or local network, which a result link never is`;
+	}
+	return undefined;
+}
+
+function tooLarge(ctx: IExecuteSingleFunctions, taskId: string, bytes: number): NodeApiError {
+	const cap = limits.downloadMaxBytes;
+	const capText = cap >= 1024 * 1024 ? `${Math.round(cap / 1024 / 1024)} MB` : `${cap} bytes`;
+	return downloadError(ctx, taskId, `the file is larger than ${capText} (${bytes} bytes)`);
+}
+
+/** What n8n stored: its own count (n8n 2.x), else the inline bytes (memory mode). */
+function storedBytes(binary: IBinaryData): number | undefined {
+	const counted = (binary as IBinaryData & { bytes?: number }).bytes;
+	if (typeof counted === 'number') return counted;
+	return binary.id ? undefined : Buffer.byteLength(binary.data ?? '', 'base64');
+}
+
+/**
+ * Downloads a result image into n8n's binary data.
+ *
+ * Sent without the credential: result URLs are public links, possibly on another host, and the
+ * API key must only ever go to the service itself. Redirects are followed here, one at a time,
+ * so that each address is checked; local addresses are allowed only when the service itself is
+ * local (development against the local service).
+ *
+ * The body is streamed into `prepareBinaryData`, so in filesystem mode the image goes to disk as
+ * it arrives and is never held whole in memory; in memory mode n8n keeps its one copy. The first
+ * bytes decide whether it is an image the spec allows. The size cap is checked against the
+ * announced length before the body is read, and against what n8n stored. When the helper hands
+ * back a finished body rather than a stream (older n8n, or an HTTP mock), that body is used.
+ */
+export async function downloadResultImage(
+	ctx: IExecuteSingleFunctions,
+	taskId: string,
+	address: string,
+	allowLocal: boolean,
+): Promise<IBinaryData> {
+	const stop = executionStopSignal(ctx);
+	const secrets = await secretsOf(ctx);
+	const stopped = () => stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
+	let url: URL;
+	try {
+		url = new URL(address);
+	} catch {
+		throw downloadError(ctx, taskId, 'the service gave a result URL that is not a valid address');
+	}
+	for (let hop = 0; ; hop++) {
+		const refused = refusal(url, allowLocal);
+		if (refused) throw downloadError(ctx, taskId, refused);
+		const deadline = AbortSignal.timeout(limits.downloadTimeoutMs);
+		const signal = AbortSignal.any([stop, deadline]);
+		const failed = (error: unknown): NodeApiError | NodeOperationError => {
+			if (stop.aborted) return stopped();
+			if (deadline.aborted) {
+				return downloadError(ctx, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
+					reason: 'no answer in time',
+				});
+			}
+			const failure = networkError.call(ctx, error, secrets);
+			const code = networkCode(error);
+			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
+			return downloadError(ctx, taskId, reason, transientFault(failure));
+		};
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await untilAborted(
+				signal,
+				ctx.helpers.httpRequest({
+					method: 'GET',
+					url: url.href,
+					encoding: 'stream',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					timeout: limits.downloadTimeoutMs,
+					abortSignal: signal,
+				}),
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			throw failed(error);
+		}
+		const stream = isByteStream(response.body) ? response.body : undefined;
+		const whole = stream ? undefined : wholeBody(response.body);
+		const status = response.statusCode;
+		const location = response.headers?.location;
+		if (status >= 300 && status < 400 && typeof location === 'string') {
+			stream?.destroy();
+			if (hop >= limits.downloadMaxRedirects) throw downloadError(ctx, taskId, 'too many redirects');
+			try {
+				url = new URL(location, url);
+			} catch {
+				throw downloadError(ctx, taskId, 'a redirect to an address that is not valid');
+			}
+			continue;
+		}
+		if (status >= 300) {
+			const text = (stream ? await readSome(stream).catch(() => Buffer.alloc(0)) : (whole as Buffer)).toString('utf8');
+			const snippet = redact(text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), secrets, 200);
+			const transient = status === 429 || status >= 500;
+			throw downloadError(
+				ctx,
+				taskId,
+				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
+				transient ? { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) } : undefined,
+			);
+		}
+		const announced = Number(response.headers?.['content-length']);
+		const size = whole ? whole.length : announced;
+		if (Number.isFinite(size) && size > limits.downloadMaxBytes) {
+			stream?.destroy();
+			throw tooLarge(ctx, taskId, size);
+		}
+		let binary: IBinaryData;
+		try {
+			const head = stream ? await untilAborted(signal, peek(stream)) : (whole as Buffer);
+			const sniffed = sniffImageType(head);
+			if (!sniffed) {
+				stream?.destroy();
+				const contentType = response.headers?.['content-type'];
+				const said = typeof contentType === 'string' ? ` (the host called it ${bounded(contentType.split(';')[0], 60)})` : '';
+				throw downloadError(ctx, taskId, `the file is not a PNG, JPEG or WebP image${said}`);
+			}
+			binary = await untilAborted(
+				signal,
+				ctx.helpers.prepareBinaryData(
+					(stream ?? whole) as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
+					fileNameFor(taskId, address, sniffed.extension),
+					sniffed.mimeType,
+				),
+			);
+		} catch (error) {
+			stream?.destroy();
+			if (error instanceof NodeApiError) throw error;
+			throw failed(error);
+		}
+		const stored = storedBytes(binary);
+		if (stored !== undefined && stored > limits.downloadMaxBytes) throw tooLarge(ctx, taskId, stored);
+		return binary;
+	}
+}

@@ -1,0 +1,82 @@
+import { clock } from './clock';
+import type { SlotPriority } from './poll-schedule';
+
+const RANK_ORDER: Record<SlotPriority['rank'], number> = { likelyDone: 0, create: 1, unknown: 2 };
+
+interface Waiter {
+	priority: SlotPriority;
+	seq: number;
+	resolve: () => void;
+}
+
+/** Whether `a` goes before `b`: the better rank, then the older, then the first to ask. */
+export function goesFirst(a: { priority: SlotPriority; seq: number }, b: { priority: SlotPriority; seq: number }): boolean {
+	const rank = RANK_ORDER[a.priority.rank] - RANK_ORDER[b.priority.rank];
+	if (rank !== 0) return rank < 0;
+	if (a.priority.age !== b.priority.age) return a.priority.age < b.priority.age;
+	return a.seq < b.seq;
+}
+
+/**
+ * Hands out a request budget's slots in priority order once requests have to wait for them:
+ * while nobody waits, a request goes at once; otherwise each free slot goes to the waiting
+ * request that ranks best, so polls of finished tasks are not stuck behind a thousand others.
+ */
+export class PrioritySlots {
+	private readonly waiters: Waiter[] = [];
+	private seq = 0;
+	private pumping = false;
+
+	/** @param tryTake 0 and the slot is taken; otherwise how long until one frees up. */
+	constructor(private readonly tryTake: () => number) {}
+
+	get waiting(): number {
+		return this.waiters.length;
+	}
+
+	async take(priority: SlotPriority, signal?: AbortSignal): Promise<void> {
+		if (signal?.aborted) throw abortError(signal);
+		if (this.waiters.length === 0 && this.tryTake() === 0) return;
+		await new Promise<void>((resolve, reject) => {
+			const waiter: Waiter = { priority, seq: this.seq++, resolve };
+			const onAbort = () => {
+				const index = this.waiters.indexOf(waiter);
+				if (index >= 0) this.waiters.splice(index, 1);
+				reject(abortError(signal as AbortSignal));
+			};
+			waiter.resolve = () => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve();
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			this.waiters.push(waiter);
+			void this.pump();
+		});
+	}
+
+	private async pump(): Promise<void> {
+		if (this.pumping) return;
+		this.pumping = true;
+		try {
+			while (this.waiters.length > 0) {
+				const wait = this.tryTake();
+				if (wait > 0) {
+					await clock.sleep(wait);
+					continue;
+				}
+				let best = 0;
+				for (let i = 1; i < this.waiters.length; i++) {
+					if (goesFirst(this.waiters[i], this.waiters[best])) best = i;
+				}
+				const [next] = this.waiters.splice(best, 1);
+				next.resolve();
+			}
+		} finally {
+			this.pumping = false;
+		}
+	}
+}
+
+function abortError(signal: AbortSignal): Error {
+	return signal.reason instanceof Error ? signal.reason : new Error('The execution was stopped');
+}

@@ -1,0 +1,95 @@
+import nock from 'nock';
+
+import { runNode } from './harness/engine';
+import { PE, api, clock, created, requestsTo, resetWire, taskResponse } from './helpers/api';
+
+const enhance = {
+	operation: 'enhance',
+	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
+	presetId: 'sky-replacement-sunset-sky',
+};
+
+beforeEach(resetWire);
+afterAll(() => nock.restore());
+
+describe('polls go where the results are', () => {
+	test('a task 40 % done after 4 s is polled once more, just after its predicted finish', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created('81'))
+			.get(PE.result)
+			.query({ taskId: '81' })
+			.reply(200, taskResponse('81', { status: 'Processing', percentage: 40 }))
+			.get(PE.result)
+			.query({ taskId: '81' })
+			.reply(200, taskResponse('81'));
+
+		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance });
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('Success');
+		// Done at 10 s by its progress; polled 300 ms + 3 % of the 6 s to go after that.
+		expect(clock.sleeps).toEqual([4000, 6480]);
+		expect(requestsTo(PE.result)).toHaveLength(2);
+	});
+
+	test('a task queued behind others: every interval until two readings give its pace', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created('82'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('82', { status: 'Unprocessed', waitNumber: 3 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('82', { status: 'Processing', percentage: 20 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('82'));
+
+		await runNode({ node: 'photoEnhancer', parameters: enhance });
+
+		// It started some time after the 4 s poll, so 20 % at 8 s does not give its pace yet.
+		expect(clock.sleeps).toEqual([4000, 4000, 4000]);
+	});
+
+	test('progress stuck at 0 then jumping: the plain interval, never a later poll', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created('83'))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('83', { status: 'Processing', percentage: 0 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('83', { status: 'Processing', percentage: 0 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('83', { status: 'Processing', percentage: 95 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('83'));
+
+		await runNode({ node: 'photoEnhancer', parameters: enhance });
+
+		// 95 % right after 0 % says nothing about the pace: every 4 s, as a plain poller.
+		expect(clock.sleeps).toEqual([4000, 4000, 4000, 4000]);
+	});
+
+	test('the Poll Interval still bounds the wait while nothing is predicted', async () => {
+		api()
+			.post(PE.create)
+			.reply(200, created('84'))
+			.get(PE.result)
+			.query(true)
+			.times(2)
+			.reply(200, taskResponse('84', { status: 'Unprocessed', waitNumber: 2 }))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse('84'));
+
+		await runNode({ node: 'photoEnhancer', parameters: { ...enhance, options: { pollInterval: 5 } } });
+
+		expect(clock.sleeps).toEqual([5000, 5000, 5000]);
+	});
+});

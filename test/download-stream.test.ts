@@ -1,0 +1,173 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/**
+ * A result image reaches n8n's binary data as it arrives: in filesystem mode it is written to
+ * disk while the download is still running, never held whole in memory first.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { clock as nodeClock } from '../nodes/shared/clock';
+import { runNode } from './harness/engine';
+
+const storage = mkdtempSync(join(tmpdir(), 'ideal-house-binary-'));
+process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+process.env.N8N_BINARY_DATA_STORAGE_PATH = storage;
+
+/** n8n-core's own copy of its DI container and binary data service, set up as n8n starts them. */
+function binaryDataService(): { init(): Promise<void> } {
+	const coreDir = dirname(require.resolve('n8n-core/package.json'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Container } = require(require.resolve('@n8n/di', { paths: [coreDir] })) as {
+		Container: { get<T>(type: unknown): T };
+	};
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { BinaryDataService } = require('n8n-core') as { BinaryDataService: unknown };
+	return Container.get(BinaryDataService);
+}
+
+/** Bytes of every file under `dir` (n8n writes to a temporary name, then renames it). */
+function bytesOnDisk(dir: string): number {
+	if (!existsSync(dir)) return 0;
+	let total = 0;
+	for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+		if (entry.isFile() && !entry.name.endsWith('.metadata')) {
+			total += statSync(join(entry.parentPath, entry.name)).size;
+		}
+	}
+	return total;
+}
+
+const SIZE = 48 * 2 ** 20;
+const CHUNK = 2 ** 20;
+const HELD_BACK = 8 * CHUNK;
+
+/**
+ * Sends all but the last 8 MB of a 48 MB PNG-headed body, then waits until at least 32 MB of it
+ * are on disk before it sends the rest. A client that buffers the body before storing it never
+ * writes anything until the end, so the server gives up waiting and says so.
+ */
+function imageServer(): Promise<{ url: string; baseUrl: string; sawDiskWrites: Promise<boolean>; close(): void }> {
+	let report: (value: boolean) => void = () => {};
+	const sawDiskWrites = new Promise<boolean>((resolve) => (report = resolve));
+	const chunk = Buffer.alloc(CHUNK, 0x5a);
+	const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+	let url = '';
+	const server = http.createServer((request, response) => {
+		// The API itself, so the test needs no HTTP mock on the wire (mocks re-wrap the socket).
+		request.resume();
+		if (request.url?.startsWith('/api/v1/photoEnhancer/generate')) {
+			response.end('{"code":0,"message":"success","data":71}');
+			return;
+		}
+		if (request.url?.startsWith('/api/v1/photoEnhancer/result')) {
+			const output = { resultUrl: url, width: 4096, height: 3072 };
+			const task = { status: 'Success', waitNumber: 0, percentage: 100, input: {}, output };
+			response.end(`{"code":0,"message":"success","data":{"id":71,${JSON.stringify(task).slice(1)}}`);
+			return;
+		}
+		response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(SIZE) });
+		void (async () => {
+			let sent = 0;
+			const write = async (part: Buffer) => {
+				sent += part.length;
+				if (!response.write(part)) await new Promise((resolve) => response.once('drain', resolve));
+			};
+			await write(Buffer.concat([head, chunk.subarray(head.length)]));
+			while (sent < SIZE - HELD_BACK) await write(chunk);
+			const deadline = Date.now() + 20_000;
+			while (bytesOnDisk(storage) < SIZE - 2 * HELD_BACK && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			report(bytesOnDisk(storage) >= SIZE - 2 * HELD_BACK);
+			while (sent < SIZE) await write(chunk);
+			response.end();
+		})();
+	});
+	return new Promise((resolve) => {
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as AddressInfo;
+			url = `http://127.0.0.1:${port}/results/big.png`;
+			resolve({
+				url,
+				baseUrl: `http://127.0.0.1:${port}`,
+				sawDiskWrites,
+				close: () => server.close(),
+			});
+		});
+	});
+}
+
+beforeAll(async () => {
+	await binaryDataService().init();
+});
+beforeEach(() => {
+	nodeClock.sleep = async () => {};
+});
+afterAll(() => {
+	rmSync(storage, { recursive: true, force: true });
+});
+
+test('filesystem mode: a 48 MB result is on disk before its last bytes have arrived', async () => {
+	const server = await imageServer();
+	try {
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: {
+				operation: 'enhance',
+				imageUrl: 'https://photos.example.com/a.jpg',
+				presetId: 'exterior-enhancement-curb-appeal',
+				options: { downloadResult: true },
+			},
+			credentials: { apiKey: 'test-key', baseUrl: server.baseUrl },
+		});
+
+		expect(error).toBeUndefined();
+		expect(await server.sawDiskWrites).toBe(true);
+		const binary = items[0].binary?.data;
+		expect(binary).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'big.png',
+			bytes: SIZE,
+			data: 'filesystem-v2',
+		});
+		expect(binary?.id).toMatch(/^filesystem-v2:/);
+		const stored = join(storage, String(binary?.id).slice('filesystem-v2:'.length));
+		const bytes = readFileSync(stored);
+		expect(bytes.length).toBe(SIZE);
+		expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+		expect(bytes[SIZE - 1]).toBe(0x5a);
+	} finally {
+		server.close();
+	}
+}, 60_000);
+
+test('a helper that hands back a finished body (older n8n, mocks) still gets the image stored', async () => {
+	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 1)]);
+	const stored: unknown[] = [];
+	const ctx = {
+		getNode: () => ({ name: 'Ideal House' }),
+		getItemIndex: () => 0,
+		getExecutionCancelSignal: () => undefined,
+		getCredentials: async () => ({ apiKey: 'test-key', baseUrl: 'https://api.ideal.house' }),
+		helpers: {
+			httpRequest: async () => ({
+				statusCode: 200,
+				headers: { 'content-type': 'application/octet-stream' },
+				body: png.buffer.slice(png.byteOffset, png.byteOffset + png.length),
+			}),
+			prepareBinaryData: async (data: unknown, fileName: string, mimeType: string) => {
+				stored.push(data);
+				return { data: '', fileName, mimeType };
+			},
+		},
+	};
+	const { downloadResultImage } = await import('../nodes/shared/download');
+
+	const binary = await downloadResultImage(ctx as never, '72', 'https://cdn.example.com/r/72', false);
+
+	expect(binary).toEqual({ data: '', fileName: 'ideal-house-72.png', mimeType: 'image/png' });
+	expect(stored).toEqual([png]);
+});

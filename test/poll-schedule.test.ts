@@ -1,0 +1,226 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+import { clock as nodeClock } from '../nodes/shared/clock';
+import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/poll-schedule';
+import { goesFirst, PrioritySlots } from '../nodes/shared/request-order';
+import { RequestBudget } from '../nodes/shared/throttle';
+
+const T0 = 1_000_000;
+const INTERVAL = 4000;
+const processing = (percentage: number) => ({ status: 'Processing', waitNumber: 0, percentage });
+const queued = (waitNumber: number) => ({ status: 'Unprocessed', waitNumber, percentage: 0 });
+
+describe('poll schedule: prediction from progress', () => {
+	it('first polls after the (jittered) interval, then just after the predicted finish', () => {
+		const schedule = new PollSchedule(T0, INTERVAL, 3700);
+		expect(schedule.waitMs(T0)).toBe(3700);
+		// 40 % after 4 s: a 10 s task, done at T0 + 10 s; the poll goes 300 ms + 3 % of 6 s later.
+		schedule.observe(T0 + 4000, processing(40));
+		expect(schedule.predictedFinish).toBe(T0 + 10_000);
+		expect(schedule.waitMs(T0 + 4000)).toBe(6000 + 300 + 180);
+		expect(schedule.priority(T0 + 9999)).toEqual({ rank: 'unknown', age: T0 + 9999 });
+		expect(schedule.priority(T0 + 10_480)).toEqual({ rank: 'likelyDone', age: T0 + 10_000 });
+	});
+
+	it('a slow first reading: one more reading an interval later, then the pace of the two', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		// 20 % after 4 s would be a 20 s task, unless it queued unseen first: read again.
+		schedule.observe(T0 + 4000, processing(20));
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL);
+		schedule.observe(T0 + 8000, processing(40)); // 5 % a second: done at 20 s
+		expect(schedule.predictedFinish).toBe(T0 + 20_000);
+		expect(schedule.waitMs(T0 + 8000)).toBe(12_000 + 300 + 360);
+	});
+
+	it('waits longer than the interval when the finish is far, but at most 30 s', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(5));
+		schedule.observe(T0 + 8000, processing(10)); // an 80 s task
+		expect(schedule.waitMs(T0 + 8000)).toBe(MAX_PREDICTED_WAIT_MS);
+	});
+
+	it('reads a long task once more before aiming, when the whole-number percentage leaves seconds open', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(13));
+		schedule.observe(T0 + 8000, processing(27));
+		// 13 to 27 % in 4 s: done between 27.2 s and 29.6 s; read again 3.5 s before the earliest.
+		const earliest = 8000 + 72 / (15 / 4000);
+		expect(schedule.waitMs(T0 + 8000)).toBe(Math.ceil(earliest - 3500 - 8000));
+		const at = T0 + Math.ceil(earliest - 3500);
+		schedule.observe(at, processing(82));
+		const elapsed = at - (T0 + 4000);
+		const latest = Math.min(((at - T0) * 100) / 82, at - T0 + 18 / (68 / elapsed));
+		expect(schedule.predictedFinish).toBeCloseTo(T0 + latest, 6);
+		expect(schedule.waitMs(at)).toBe(Math.ceil(T0 + latest + 300 + 0.03 * (T0 + latest - at) - at));
+		expect(schedule.waitMs(at)).toBeGreaterThanOrEqual(3000);
+	});
+
+	it('times a task that queued from two readings, not from when it was last seen queued', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, queued(3));
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL); // queued: no prediction
+		// It started some time after 4 s: one reading says nothing about its pace.
+		schedule.observe(T0 + 8000, processing(50));
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		// 50 % to 90 % in 4 s: 10 % a second, done at about 13 s; never later than 90 % since 4 s
+		// allows (12.89 s), never sooner than the fastest pace the rounding allows.
+		schedule.observe(T0 + 12_000, processing(90));
+		const latest = T0 + 4000 + (8000 * 100) / 90;
+		expect(schedule.predictedFinish).toBeCloseTo(latest, 6);
+		expect(schedule.waitMs(T0 + 12_000)).toBe(3000); // 12.89 s is sooner than the 3 s floor
+	});
+
+	it('a long task after the queue: the pace from two readings places the poll', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, queued(1));
+		schedule.observe(T0 + 8000, processing(10)); // started between 4 and 8 s
+		schedule.observe(T0 + 12_000, processing(23)); // 13 % in 4 s: about 35 s in all
+		const slowest = 12 / 4000;
+		const latest = Math.min(T0 + 4000 + (8000 * 100) / 23, T0 + 12_000 + 77 / slowest);
+		expect(schedule.predictedFinish).toBeCloseTo(latest, 6);
+		expect(schedule.usesProgress).toBe(true);
+	});
+
+	it('polls a queued task every interval, however fast the queue moves', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, queued(30));
+		schedule.observe(T0 + 8000, queued(20));
+		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		expect(schedule.priority(T0 + 12_000).rank).toBe('unknown');
+	});
+});
+
+describe('poll schedule: never sooner than 3 s after the last poll', () => {
+	it('holds a poll aimed sooner back to 3 s', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(90)); // done by T0 + 4.44 s
+		expect(schedule.predictedFinish).toBeCloseTo(T0 + 4444.4, 1);
+		expect(schedule.waitMs(T0 + 4000)).toBe(3000);
+		expect(schedule.waitMs(T0 + 5000)).toBe(2000);
+	});
+
+	it('keeps the 3 s from the last poll even when the interval is 3 s and a poll was late', () => {
+		const schedule = new PollSchedule(T0, 3000);
+		schedule.observe(T0 + 4000, queued(5));
+		expect(schedule.waitMs(T0 + 4500)).toBe(2500);
+		expect(schedule.waitMs(T0 + 9000)).toBe(0); // overdue: at once
+	});
+});
+
+describe('poll schedule: uninformative progress falls back to the plain interval', () => {
+	it('stuck at 0 while processing: every interval', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(0));
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL);
+		schedule.observe(T0 + 8000, processing(0));
+		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
+		expect(schedule.priority(T0 + 8000).rank).toBe('unknown');
+	});
+
+	it('progress going backwards: no more predictions for this task', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(40));
+		schedule.observe(T0 + 10_480, processing(30));
+		expect(schedule.usesProgress).toBe(false);
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 10_480)).toBe(INTERVAL);
+		schedule.observe(T0 + 14_480, processing(60));
+		expect(schedule.waitMs(T0 + 14_480)).toBe(INTERVAL);
+	});
+
+	it('a reading that does not fit the prediction: plain interval until two readings agree', () => {
+		const schedule = new PollSchedule(T0, INTERVAL);
+		schedule.observe(T0 + 4000, processing(40)); // done at 10 s
+		schedule.observe(T0 + 10_480, processing(45)); // it slowed down
+		expect(schedule.predictedFinish).toBeUndefined();
+		expect(schedule.waitMs(T0 + 10_480)).toBe(INTERVAL);
+		schedule.observe(T0 + 14_480, processing(45)); // stalled
+		expect(schedule.waitMs(T0 + 14_480)).toBe(INTERVAL);
+	});
+
+	it('stuck then jumping: never later than polling every interval would notice', () => {
+		// The service's stuck-then-jump model: 0 % for 6 s of a 10 s task, then 90 %.
+		const plain = [4000, 8000, 12_000];
+		const schedule = new PollSchedule(T0, INTERVAL);
+		let at = T0 + schedule.waitMs(T0);
+		const polls: number[] = [];
+		for (;;) {
+			polls.push(at - T0);
+			const elapsed = at - T0;
+			if (elapsed >= 10_000) break;
+			schedule.observe(at, processing(elapsed < 6000 ? 0 : 90));
+			at += schedule.waitMs(at);
+		}
+		expect(polls.length).toBeLessThanOrEqual(plain.length);
+		expect(polls[polls.length - 1]).toBeLessThanOrEqual(plain[plain.length - 1]);
+		// 90 % right after 0 % says nothing about the pace: the plain interval.
+		expect(polls).toEqual([4000, 8000, 12_000]);
+	});
+});
+
+describe('request budget: who goes first when requests wait', () => {
+	const sleeps: number[] = [];
+	let now = T0;
+	const saved = { ...nodeClock };
+	beforeEach(() => {
+		now = T0;
+		sleeps.length = 0;
+		nodeClock.now = () => now;
+		nodeClock.sleep = async (ms: number) => {
+			sleeps.push(ms);
+			// After the requests already let through have run, as a real timer would.
+			await new Promise((resolve) => setImmediate(resolve));
+			now += ms;
+		};
+	});
+	afterAll(() => Object.assign(nodeClock, saved));
+
+	it('ranks polls of likely finished tasks, then creates, then other polls; oldest first', () => {
+		const first = (a: object, b: object) =>
+			goesFirst(a as Parameters<typeof goesFirst>[0], b as Parameters<typeof goesFirst>[1]);
+		const done = { priority: { rank: 'likelyDone', age: 50 }, seq: 9 };
+		const create = { priority: { rank: 'create', age: 1 }, seq: 1 };
+		const old = { priority: { rank: 'unknown', age: 10 }, seq: 5 };
+		const young = { priority: { rank: 'unknown', age: 20 }, seq: 2 };
+		expect(first(done, create)).toBe(true);
+		expect(first(create, old)).toBe(true);
+		expect(first(old, young)).toBe(true);
+		expect(first(young, old)).toBe(false);
+	});
+
+	it('hands the freed slots out in that order, at the budget’s pace', async () => {
+		const budget = new RequestBudget(2);
+		const slots = new PrioritySlots(() => budget.tryTake());
+		const order: string[] = [];
+		const ask = (name: string, rank: 'likelyDone' | 'create' | 'unknown', age: number) =>
+			slots.take({ rank, age }).then(() => order.push(`${name}@${now - T0}`));
+		await Promise.all([
+			ask('a', 'unknown', 1),
+			ask('b', 'unknown', 2),
+			ask('young poll', 'unknown', 40),
+			ask('old poll', 'unknown', 10),
+			ask('create', 'create', 30),
+			ask('done poll', 'likelyDone', 50),
+		]);
+		expect(order).toEqual([
+			'a@0',
+			'b@0',
+			'done poll@1000',
+			'create@1000',
+			'old poll@2000',
+			'young poll@2000',
+		]);
+	});
+
+	it('lets a stopped execution’s waiting request go without a slot', async () => {
+		const budget = new RequestBudget(1);
+		const slots = new PrioritySlots(() => budget.tryTake());
+		await slots.take({ rank: 'create', age: 0 });
+		const controller = new AbortController();
+		const waiting = slots.take({ rank: 'unknown', age: 0 }, controller.signal);
+		controller.abort(new Error('stopped'));
+		await expect(waiting).rejects.toThrow('stopped');
+		expect(slots.waiting).toBe(0);
+	});
+});
