@@ -1,5 +1,11 @@
-import type { IBinaryData, IExecuteSingleFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
-import { NodeApiError, type NodeOperationError } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	JsonObject,
+	NodeOperationError,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
@@ -239,16 +245,22 @@ export async function downloadResultImage(
 			stream?.destroy();
 			throw tooLarge(ctx, taskId, size);
 		}
+		let head: Buffer;
+		try {
+			head = stream ? await untilAborted(signal, peek(stream)) : (whole as Buffer);
+		} catch (error) {
+			stream?.destroy();
+			throw failed(error);
+		}
+		const sniffed = sniffImageType(head);
+		if (!sniffed) {
+			stream?.destroy();
+			const contentType = response.headers?.['content-type'];
+			const said = typeof contentType === 'string' ? ` (the host called it ${bounded(contentType.split(';')[0], 60)})` : '';
+			throw downloadError(ctx, taskId, `the file is not a PNG, JPEG or WebP image${said}`);
+		}
 		let binary: IBinaryData;
 		try {
-			const head = stream ? await untilAborted(signal, peek(stream)) : (whole as Buffer);
-			const sniffed = sniffImageType(head);
-			if (!sniffed) {
-				stream?.destroy();
-				const contentType = response.headers?.['content-type'];
-				const said = typeof contentType === 'string' ? ` (the host called it ${bounded(contentType.split(';')[0], 60)})` : '';
-				throw downloadError(ctx, taskId, `the file is not a PNG, JPEG or WebP image${said}`);
-			}
 			binary = await untilAborted(
 				signal,
 				ctx.helpers.prepareBinaryData(
@@ -259,7 +271,6 @@ export async function downloadResultImage(
 			);
 		} catch (error) {
 			stream?.destroy();
-			if (error instanceof NodeApiError) throw error;
 			throw failed(error);
 		}
 		const stored = storedBytes(binary);

@@ -101,8 +101,8 @@ export async function takeRequestSlot(
 	const stop = executionStopSignal(ctx);
 	try {
 		await slots.take(priority, stop);
-	} catch (error) {
-		if (!stop.aborted) throw error;
+	} catch {
+		// The slots reject only when the execution is stopped.
 		throw stoppedError(
 			ctx,
 			'Execution stopped while this item waited for its turn to send',
