@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Shared by the real-n8n scripts (test/n8n-app/run.sh, test/n8n-editor/run.sh,
 # test/n8n-queue/run.sh, ...): source it, then
+#   select_n8n_from_args "$@" takes `--n8n VERSION` from a script's arguments, then select_n8n
 #   select_n8n [VERSION]      picks the n8n line to test (default: N8N_VERSION, else 2.41) and
 #                             the Node.js it runs on; sets N8N_LINE, N8N_PINNED, APP_DIR, N8N_BIN
 #   ensure_n8n_app            installs that n8n once per machine into APP_DIR, and puts its
@@ -72,6 +73,18 @@ select_n8n() {
 	N8N_NODE_MAJOR="$(tr -d ' \n' <"${N8N_MANIFEST_DIR}/.nvmrc")"
 	APP_DIR="${N8N_APP_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/n8n-nodes-ideal-house/n8n-${N8N_EXACT}-node${N8N_NODE_MAJOR}}"
 	N8N_BIN="${APP_DIR}/node_modules/n8n/bin/n8n"
+}
+
+select_n8n_from_args() {
+	local wanted=""
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--n8n) wanted="${2:-}"; shift 2 ;;
+		--n8n=*) wanted="${1#--n8n=}"; shift ;;
+		*) fail "unknown argument $1 (usage: $(basename "$0") [--n8n VERSION])" ;;
+		esac
+	done
+	select_n8n "${wanted}"
 }
 
 ensure_n8n_app() {

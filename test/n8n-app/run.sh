@@ -26,15 +26,7 @@ source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/lib.sh"
 cd "${REPO}"
 
-wanted=""
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--n8n) wanted="${2:-}"; shift 2 ;;
-	--n8n=*) wanted="${1#--n8n=}"; shift ;;
-	*) fail "unknown argument $1 (usage: run.sh [--n8n VERSION])" ;;
-	esac
-done
-select_n8n "${wanted}"
+select_n8n_from_args "$@"
 ensure_n8n_app
 
 make_work n8n-app-e2e

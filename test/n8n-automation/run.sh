@@ -29,15 +29,7 @@ FAIL_PREFIX="n8n automation"
 cd "${REPO}"
 RUN_START="$(now)"
 
-wanted=""
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--n8n) wanted="${2:-}"; shift 2 ;;
-	--n8n=*) wanted="${1#--n8n=}"; shift ;;
-	*) fail "unknown argument $1 (usage: run.sh [--n8n VERSION])" ;;
-	esac
-done
-select_n8n "${wanted}"
+select_n8n_from_args "$@"
 ensure_n8n_app
 
 pg_bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
