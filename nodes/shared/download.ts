@@ -26,7 +26,6 @@ import {
 interface ByteStream extends AsyncIterable<Buffer> {
 	pipe: unknown;
 	read(): Buffer | null;
-	unshift(chunk: Buffer): void;
 	on(event: string, listener: (...args: never[]) => void): unknown;
 	once(event: string, listener: (...args: never[]) => void): unknown;
 	off(event: string, listener: (...args: never[]) => void): unknown;
@@ -38,14 +37,13 @@ function isByteStream(body: unknown): body is ByteStream {
 		typeof body === 'object' &&
 		body !== null &&
 		typeof (body as ByteStream).pipe === 'function' &&
-		typeof (body as ByteStream).unshift === 'function' &&
 		typeof (body as ByteStream).read === 'function'
 	);
 }
 
-/** The first bytes that arrive (empty at the end), left unread on the stream. */
-async function peek(stream: ByteStream): Promise<Buffer> {
-	const head = await new Promise<Buffer>((resolve, reject) => {
+/** The first bytes that arrive (empty at the end). */
+async function firstChunk(stream: ByteStream): Promise<Buffer> {
+	return await new Promise<Buffer>((resolve, reject) => {
 		const settle = (done: () => void) => {
 			stream.off('readable', onReadable);
 			stream.off('end', onEnd);
@@ -62,8 +60,42 @@ async function peek(stream: ByteStream): Promise<Buffer> {
 		stream.once('end', onEnd);
 		stream.once('error', onError);
 	});
-	if (head.length > 0) stream.unshift(head);
-	return head;
+}
+
+interface ReadableClass {
+	from(source: AsyncIterable<Buffer>): ByteStream;
+}
+
+/**
+ * Node's Readable class, taken from the response stream's own prototype chain: community nodes
+ * may not import node:stream. Every Node stream (a response, a decompressing Transform) has it.
+ */
+function readableClassOf(stream: ByteStream): ReadableClass | undefined {
+	for (let proto = Object.getPrototypeOf(stream); proto; proto = Object.getPrototypeOf(proto)) {
+		const candidate = (proto as { constructor?: { name?: string; from?: unknown } }).constructor;
+		if (candidate?.name === 'Readable' && typeof candidate.from === 'function') return candidate as unknown as ReadableClass;
+	}
+	return undefined;
+}
+
+/**
+ * The whole body again as one stream: the first chunk, already read to check the type, then the
+ * rest as it arrives. (Putting the chunk back with `unshift` leaves a stream whose end has been
+ * received unable to flow again, which n8n 1.x's memory mode waits on forever.)
+ */
+async function rejoined(head: Buffer, rest: ByteStream): Promise<ByteStream | Buffer> {
+	const Readable = readableClassOf(rest);
+	if (Readable) {
+		return Readable.from(
+			(async function* () {
+				yield head;
+				for await (const chunk of rest) yield chunk;
+			})(),
+		);
+	}
+	const chunks = [head];
+	for await (const chunk of rest) chunks.push(chunk);
+	return Buffer.concat(chunks);
 }
 
 /** At most `limit` bytes of a body that is not the image (an error page), for the message. */
@@ -247,7 +279,7 @@ export async function downloadResultImage(
 		}
 		let head: Buffer;
 		try {
-			head = stream ? await untilAborted(signal, peek(stream)) : (whole as Buffer);
+			head = stream ? await untilAborted(signal, firstChunk(stream)) : (whole as Buffer);
 		} catch (error) {
 			stream?.destroy();
 			throw failed(error);
@@ -261,10 +293,11 @@ export async function downloadResultImage(
 		}
 		let binary: IBinaryData;
 		try {
+			const body = stream ? await rejoined(head, stream) : (whole as Buffer);
 			binary = await untilAborted(
 				signal,
 				ctx.helpers.prepareBinaryData(
-					(stream ?? whole) as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
+					body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
 					fileNameFor(taskId, address, sniffed.extension),
 					sniffed.mimeType,
 				),
