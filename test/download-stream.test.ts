@@ -171,3 +171,51 @@ test('a helper that hands back a finished body (older n8n, mocks) still gets the
 	expect(binary).toEqual({ data: '', fileName: 'ideal-house-72.png', mimeType: 'image/png' });
 	expect(stored).toEqual([png]);
 });
+
+test("a small result, already fully received, reaches a consumer that reads with 'data' events (n8n 1.x's memory mode)", async () => {
+	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(5000, 7)]);
+	const server = http.createServer((_request, response) => {
+		response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+		response.end(png);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/results/73.png`;
+	const ctx = {
+		getNode: () => ({ name: 'Ideal House' }),
+		getItemIndex: () => 0,
+		getExecutionCancelSignal: () => undefined,
+		getCredentials: async () => ({ apiKey: 'test-key', baseUrl: 'http://127.0.0.1:8787' }),
+		helpers: {
+			// The response as n8n's helper hands it back with `encoding: 'stream'`.
+			httpRequest: async () =>
+				await new Promise((resolve, reject) => {
+					http.get(url, (response) => {
+						// Let the whole body arrive before anyone reads it.
+						setTimeout(
+							() => resolve({ statusCode: response.statusCode, headers: response.headers, body: response }),
+							100,
+						);
+					}).on('error', reject);
+				}),
+			// What n8n 1.x's binary data service does in its default (memory) mode.
+			prepareBinaryData: async (data: NodeJS.ReadableStream, fileName: string, mimeType: string) => {
+				const bytes = await new Promise<Buffer>((resolve) => {
+					const chunks: Buffer[] = [];
+					data.on('data', (chunk: Buffer) => chunks.push(chunk));
+					data.on('end', () => resolve(Buffer.concat(chunks)));
+				});
+				return { data: bytes.toString('base64'), fileName, mimeType };
+			},
+		},
+	};
+	const { downloadResultImage } = await import('../nodes/shared/download');
+	try {
+		const binary = await Promise.race([
+			downloadResultImage(ctx as never, '73', url, true),
+			new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the download never ended')), 5000)),
+		]);
+		expect(binary).toEqual({ data: png.toString('base64'), fileName: '73.png', mimeType: 'image/png' });
+	} finally {
+		server.close();
+	}
+});
