@@ -2,6 +2,8 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
+	// The n8n manifests of the real-n8n tests are installs' package.json files, not test modules.
+	modulePathIgnorePatterns: ['<rootDir>/test/n8n-app/versions/'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
