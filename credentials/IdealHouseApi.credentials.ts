@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, KINDS } from '../nodes/shared/api';
+
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 export class IdealHouseApi implements ICredentialType {
@@ -67,8 +69,8 @@ export class IdealHouseApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}',
-			url: '/api/v1/photoEnhancer/result',
+			baseURL: BASE_URL_EXPRESSION,
+			url: KINDS.photoEnhancer.resultPath,
 			qs: { taskId: '1' },
 		},
 		rules: [

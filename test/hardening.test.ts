@@ -7,7 +7,7 @@ import { sleep } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { limits } from '../nodes/shared/limits';
-import { parseJsonLossless } from '../nodes/shared/json';
+import { parseJsonKeepingLongs } from '../nodes/shared/transport';
 import { logLines, runNode } from './harness/engine';
 import {
 	API_KEY,
@@ -618,7 +618,7 @@ describe('7. the smaller holes', () => {
 	});
 
 	test('the JSON reader keeps "__proto__" a plain key', () => {
-		const value = parseJsonLossless('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+		const value = parseJsonKeepingLongs('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
 
 		expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
 		expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);

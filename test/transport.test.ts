@@ -1,8 +1,10 @@
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { IdealHouseApiError } from '../nodes/shared/errors';
 import { pollIntervalMs } from '../nodes/shared/poller';
-import { readEnvelope, toTaskId, transientFault } from '../nodes/shared/transport';
+import { toTaskId } from '../nodes/shared/task';
+import { readEnvelope } from '../nodes/shared/transport';
 
 const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
 const ctx = { getNode: () => node, getItemIndex: () => 3 } as unknown as IExecuteSingleFunctions;
@@ -11,11 +13,11 @@ function response(statusCode: number, body: string, headers: Record<string, stri
 	return { statusCode, body, headers };
 }
 
-function errorOf(fn: () => unknown): NodeApiError {
+function errorOf(fn: () => unknown): IdealHouseApiError {
 	try {
 		fn();
 	} catch (error) {
-		return error as NodeApiError;
+		return error as IdealHouseApiError;
 	}
 	throw new Error('expected an error');
 }
@@ -32,7 +34,7 @@ describe('readEnvelope', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins');
 		expect(error.context.itemIndex).toBe(3);
-		expect(transientFault(error)).toBeUndefined();
+		expect(error.transient).toBeUndefined();
 	});
 
 	test.each([
@@ -42,18 +44,18 @@ describe('readEnvelope', () => {
 		[response(200, '{"code":0,"message":"ok","da'), 'unreadable response body'],
 		[response(200, '<html>proxy</html>'), 'unreadable response body'],
 	])('passing faults are marked transient (%#)', (res, reason) => {
-		expect(transientFault(errorOf(() => readEnvelope.call(ctx, res)))?.reason).toBe(reason);
+		expect(errorOf(() => readEnvelope.call(ctx, res)).transient?.reason).toBe(reason);
 	});
 
 	test('Retry-After is read in seconds', () => {
 		const error = errorOf(() => readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })));
-		expect(transientFault(error)).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
+		expect(error.transient).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
 	});
 
 	test('a 4xx without envelope is final', () => {
 		const error = errorOf(() => readEnvelope.call(ctx, response(404, 'Not Found')));
 		expect(error.message).toBe('Ideal House answered HTTP 404: Not Found');
-		expect(transientFault(error)).toBeUndefined();
+		expect(error.transient).toBeUndefined();
 	});
 });
 

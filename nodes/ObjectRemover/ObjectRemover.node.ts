@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
 import { toolDescriptionField } from '../shared/tool';
-import { checkRemoveBody, removeFields } from './descriptions/remove';
+import { REMOVE, removeFields, removeOperation } from './descriptions/remove';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
 
 export class ObjectRemover implements INodeType {
@@ -16,23 +16,13 @@ export class ObjectRemover implements INodeType {
 		defaults: { name: 'Ideal House Object Remover' },
 		usableAsTool: true,
 		properties: [
-			operationField(
-				'objectRemover',
-				{
-					name: 'Remove',
-					value: 'remove',
-					action: 'Remove furniture from a photo',
-					description: 'Create a removal task (1 credit, refunded if it fails)',
-					validate: checkRemoveBody,
-				},
-				'Get the result of a removal task',
-			),
-			toolDescriptionField('remove', REMOVE_TOOL_DESCRIPTION),
+			operationField('objectRemover', removeOperation, 'Get the result of a removal task'),
+			toolDescriptionField(REMOVE, REMOVE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', REMOVAL_RESULT_TOOL_DESCRIPTION),
 			...removeFields,
-			waitForCompletionField('remove'),
+			waitForCompletionField(REMOVE),
 			taskIdField,
-			optionsField('remove'),
+			optionsField(REMOVE),
 		],
 	};
 }

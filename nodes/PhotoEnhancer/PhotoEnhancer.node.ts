@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
 import { toolDescriptionField } from '../shared/tool';
-import { enhanceFields, checkEnhanceBody } from './descriptions/enhance';
+import { ENHANCE, enhanceFields, enhanceOperation } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
 import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from './toolDescriptions';
 
@@ -23,27 +23,17 @@ export class PhotoEnhancer implements INodeType {
 				type: 'warning',
 				location: 'ndv',
 				whenToDisplay: 'always',
-				displayCondition: `={{ $parameter["operation"] === "enhance" && $parameter["imageInput"] === "urls" && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
+				displayCondition: `={{ $parameter["operation"] === "${ENHANCE}" && $parameter["imageInput"] === "urls" && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
 			},
 		],
 		properties: [
-			operationField(
-				'photoEnhancer',
-				{
-					name: 'Enhance',
-					value: 'enhance',
-					action: 'Enhance a photo',
-					description: 'Create an enhancement task (10 credits, refunded if it fails)',
-					validate: checkEnhanceBody,
-				},
-				'Get the result of an enhancement task',
-			),
-			toolDescriptionField('enhance', ENHANCE_TOOL_DESCRIPTION),
+			operationField('photoEnhancer', enhanceOperation, 'Get the result of an enhancement task'),
+			toolDescriptionField(ENHANCE, ENHANCE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', PHOTO_RESULT_TOOL_DESCRIPTION),
 			...enhanceFields,
-			waitForCompletionField('enhance'),
+			waitForCompletionField(ENHANCE),
 			taskIdField,
-			optionsField('enhance'),
+			optionsField(ENHANCE),
 		],
 	};
 }

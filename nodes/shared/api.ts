@@ -27,6 +27,16 @@ export const KINDS: Record<TaskKind, KindInfo> = {
 
 export const CREDENTIAL_NAME = 'idealHouseApi';
 
+/**
+ * The credential's base URL without trailing slashes, so that paths join with one. Written twice:
+ * as an n8n expression for routed requests, and as code for the node's own.
+ */
+export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}';
+
+export function serviceBaseUrl(configured: unknown): string {
+	return String(configured ?? '').replace(/\/+$/, '');
+}
+
 /** The statuses on which a client stops polling. */
 export const TERMINAL_STATUSES: readonly string[] = ['Success', 'Failed'];
 

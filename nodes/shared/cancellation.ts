@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { IdealHouseItemError, type ErrorMeaning } from './errors';
 
 /**
  * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
@@ -44,26 +45,19 @@ export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
 	return controller.signal;
 }
 
-/** Marks the errors that mean "the user pressed Stop": never retried, never turned into a fault. */
-export interface StopMark {
-	executionStopped: true;
-}
-
-export function isStopError(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && (error as Partial<StopMark>).executionStopped === true;
-}
-
-/** The error of an item whose wait was ended by Stop; `what` says what was going on. */
+/** The error of an item ended by Stop; `message` says what was going on. Never retried. */
 export function stoppedError(
 	ctx: IExecuteSingleFunctions,
 	message: string,
 	description?: string,
-): NodeOperationError & StopMark {
-	const error = new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: ctx.getItemIndex(),
-		description,
-	});
-	return Object.assign(error, { executionStopped: true as const });
+	meaning: ErrorMeaning = {},
+): IdealHouseItemError {
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		message,
+		{ itemIndex: ctx.getItemIndex(), description },
+		{ ...meaning, stopped: true },
+	);
 }
 
 /** Rejects as soon as the signal fires, whether or not the work below honours it. */

@@ -1,26 +1,12 @@
-import type {
-	IBinaryData,
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	JsonObject,
-	NodeOperationError,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IBinaryData, IExecuteSingleFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
+import { IdealHouseApiError, type IdealHouseError, type TransientFault } from './errors';
 import { sniffImageType } from './images';
 import { limits } from './limits';
 import { bounded, redact } from './redact';
-import {
-	markTransient,
-	networkCode,
-	networkError,
-	retryAfterMs,
-	secretsOf,
-	transientFault,
-	type TransientFault,
-} from './transport';
+import { networkCode, networkError, retryAfterMs, secretsOf } from './transport';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
 interface ByteStream extends AsyncIterable<Buffer> {
@@ -148,14 +134,18 @@ export function downloadError(
 	ctx: IExecuteSingleFunctions,
 	taskId: string,
 	reason: string,
-	fault?: TransientFault,
-): NodeApiError {
-	const error = new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
-		message: `The result of task ${taskId} was not downloaded: ${reason}`,
-		description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${fault ? ' in a moment' : ''}, or open its result URL yourself.`,
-		itemIndex: ctx.getItemIndex(),
-	});
-	return fault ? markTransient(error, fault) : error;
+	transient?: TransientFault,
+): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: reason } as JsonObject,
+		{
+			message: `The result of task ${taskId} was not downloaded: ${reason}`,
+			description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${transient ? ' in a moment' : ''}, or open its result URL yourself.`,
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ taskId, transient },
+	);
 }
 
 /** The download rules, applied to the first address and to every redirect. */
@@ -169,7 +159,7 @@ function refusal(url: URL, allowLocal: boolean): string | undefined {
 	return undefined;
 }
 
-function tooLarge(ctx: IExecuteSingleFunctions, taskId: string, bytes: number): NodeApiError {
+function tooLarge(ctx: IExecuteSingleFunctions, taskId: string, bytes: number): IdealHouseApiError {
 	const cap = limits.downloadMaxBytes;
 	const capText = cap >= 1024 * 1024 ? `${Math.round(cap / 1024 / 1024)} MB` : `${cap} bytes`;
 	return downloadError(ctx, taskId, `the file is larger than ${capText} (${bytes} bytes)`);
@@ -216,17 +206,18 @@ export async function downloadResultImage(
 		if (refused) throw downloadError(ctx, taskId, refused);
 		const deadline = AbortSignal.timeout(limits.downloadTimeoutMs);
 		const signal = AbortSignal.any([stop, deadline]);
-		const failed = (error: unknown): NodeApiError | NodeOperationError => {
+		const failed = (error: unknown): IdealHouseError => {
 			if (stop.aborted) return stopped();
 			if (deadline.aborted) {
 				return downloadError(ctx, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
 					reason: 'no answer in time',
+					notProcessed: false,
 				});
 			}
 			const failure = networkError.call(ctx, error, secrets);
 			const code = networkCode(error);
 			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
-			return downloadError(ctx, taskId, reason, transientFault(failure));
+			return downloadError(ctx, taskId, reason, failure.transient);
 		};
 		let response: IN8nHttpFullResponse;
 		try {
@@ -268,7 +259,9 @@ export async function downloadResultImage(
 				ctx,
 				taskId,
 				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
-				transient ? { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) } : undefined,
+				transient
+					? { reason: `HTTP ${status}`, notProcessed: false, retryAfterMs: retryAfterMs(response.headers) }
+					: undefined,
 			);
 		}
 		const announced = Number(response.headers?.['content-length']);

@@ -1,50 +1,85 @@
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** What each documented error code means for the user, and what they can do about it. */
-interface CodeInfo {
-	name: string;
-	meaning: string;
-	action: string;
+import { API_CODES } from './api-codes';
+
+/**
+ * The package's errors. Each one carries, in typed fields set where it is thrown, everything the
+ * request cycle decides on: whether repeating the request may help, whether the service certainly
+ * did not act, whether the user pressed Stop, and, once a task exists, its id and what it cost.
+ *
+ * A family of two, as in n8n: `IdealHouseApiError` when the service or the network failed,
+ * `IdealHouseItemError` when this node refused or ended the item (bad input, Stop, a wait that ran
+ * out). Both keep their n8n class name: n8n's engine rethrows only errors named `NodeApiError` or
+ * `NodeOperationError` as they are, and turns any other into a plain Error without description.
+ */
+
+/** A passing fault: the same request again is safe and may well succeed. */
+export interface TransientFault {
+	/** What went wrong, in a few words (`HTTP 503`, `code 1003`, `ECONNRESET`). */
+	reason: string;
+	/** The service certainly did not act on the request (HTTP 429, code 1003, never sent): even a create may be sent again. */
+	notProcessed: boolean;
+	/** From a Retry-After header, when the service sent one. */
+	retryAfterMs?: number;
 }
 
-const API_CODES: Record<number, CodeInfo> = {
-	1001: {
-		name: 'FAILED',
-		meaning: 'The request failed',
-		action: 'Read the service message above; correct the input it names and run the node again.',
-	},
-	1003: {
-		name: 'INTERNAL_ERROR',
-		meaning: 'The service had an internal error',
-		action: 'Retry after a short delay. If it keeps happening, contact Ideal House support.',
-	},
-	1011: {
-		name: 'PARAM_ERROR',
-		meaning: 'A request parameter is missing or invalid',
-		action: 'Fix the parameter the service message names (for example the image URL or the mask) and run again.',
-	},
-	5002: {
-		name: 'API_KEY_INVALID',
-		meaning: 'The API key is missing or invalid',
-		action: 'Check the API key in the "Ideal House API" credential (copy it again from your Ideal House account).',
-	},
-	9010: {
-		name: 'SCAN_TEXT_ERROR',
-		meaning: 'The prompt failed the text review',
-		action: 'Rephrase the prompt without the flagged wording and run again. Nothing was charged.',
-	},
-	9038: {
-		name: 'PROHIBITED_CONTENT',
-		meaning: 'The generated image was rejected by the content review',
-		action: 'Try a different image, preset or prompt.',
-	},
-	9051: {
-		name: 'COINS_NOT_ENOUGH',
-		meaning: 'The account does not have enough credits',
-		action: 'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.',
-	},
-};
+export interface ErrorMeaning {
+	/** Set when the failure is passing rather than a verdict. */
+	transient?: TransientFault;
+	/** The user pressed Stop: never retried. */
+	stopped?: boolean;
+	/** Stop came after the request had left: the service may have acted on it. */
+	requestSent?: boolean;
+	/** The task the item is about. On a create, set only once the task exists, so never created again. */
+	taskId?: string;
+	/** What the task costs the account, once known. */
+	creditsCharged?: number;
+	/** The task ended Failed and the service gave its credits back. */
+	refunded?: boolean;
+}
+
+type ApiErrorOptions = NonNullable<ConstructorParameters<typeof NodeApiError>[2]>;
+type ItemErrorOptions = NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>;
+
+export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
+	declare transient?: TransientFault;
+	declare stopped?: boolean;
+	declare requestSent?: boolean;
+	declare taskId?: string;
+	declare creditsCharged?: number;
+	declare refunded?: boolean;
+
+	constructor(node: INode, response: JsonObject, options: ApiErrorOptions, meaning: ErrorMeaning = {}) {
+		super(node, response, options);
+		this.name = 'NodeApiError';
+		Object.assign(this, meaning);
+	}
+}
+
+export class IdealHouseItemError extends NodeOperationError implements ErrorMeaning {
+	declare transient?: TransientFault;
+	declare stopped?: boolean;
+	declare requestSent?: boolean;
+	declare taskId?: string;
+	declare creditsCharged?: number;
+	declare refunded?: boolean;
+
+	constructor(node: INode, error: string | Error, options: ItemErrorOptions, meaning: ErrorMeaning = {}) {
+		super(node, error, options);
+		this.name = 'NodeOperationError';
+		Object.assign(this, meaning);
+	}
+}
+
+export type IdealHouseError = IdealHouseApiError | IdealHouseItemError;
+
+/** Any failure as one of the package's errors; one from elsewhere means no more than its message. */
+export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown): IdealHouseError {
+	if (error instanceof IdealHouseApiError || error instanceof IdealHouseItemError) return error;
+	const cause = error instanceof Error ? error : new Error(String(error));
+	return new IdealHouseItemError(ctx.getNode(), cause, { itemIndex: ctx.getItemIndex() });
+}
 
 export interface ApiErrorContext {
 	itemIndex: number;
@@ -52,13 +87,14 @@ export interface ApiErrorContext {
 	httpCode: string;
 }
 
-/** An error envelope (code ≠ 0) turned into an n8n error that says what happened and what to do. */
+/** An error envelope (code ≠ 0) turned into an error that says what happened and what to do. */
 export function apiCodeError(
 	node: INode,
 	code: number,
 	serverMessage: string,
 	context: ApiErrorContext,
-): NodeApiError {
+	meaning?: ErrorMeaning,
+): IdealHouseApiError {
 	const info = API_CODES[code];
 	const detail = serverMessage ? `: ${serverMessage}` : '';
 	const message = info
@@ -67,12 +103,12 @@ export function apiCodeError(
 	const description = info
 		? info.action
 		: 'This code is not documented. Check the message, then retry or contact Ideal House support.';
-	return new NodeApiError(node, { code, message: serverMessage } as JsonObject, {
-		message,
-		description,
-		httpCode: context.httpCode,
-		itemIndex: context.itemIndex,
-	});
+	return new IdealHouseApiError(
+		node,
+		{ code, message: serverMessage } as JsonObject,
+		{ message, description, httpCode: context.httpCode, itemIndex: context.itemIndex },
+		meaning,
+	);
 }
 
 /** An HTTP error whose body is not an API envelope (a proxy page, an empty 503, …). */
@@ -81,7 +117,8 @@ export function httpStatusError(
 	statusCode: number,
 	bodyText: string,
 	itemIndex: number,
-): NodeApiError {
+	meaning?: ErrorMeaning,
+): IdealHouseApiError {
 	const snippet = bodyText
 		.replace(/<[^>]*>/g, ' ')
 		.replace(/\s+/g, ' ')
@@ -93,10 +130,15 @@ export function httpStatusError(
 			: statusCode >= 500
 				? 'The service is unavailable or failing right now. Retry after a short delay.'
 				: 'Check the credential’s base URL and the node’s parameters.';
-	return new NodeApiError(node, { statusCode, body: snippet } as JsonObject, {
-		message: `Ideal House answered HTTP ${statusCode}${snippet ? `: ${snippet}` : ''}`,
-		description: hint,
-		httpCode: String(statusCode),
-		itemIndex,
-	});
+	return new IdealHouseApiError(
+		node,
+		{ statusCode, body: snippet } as JsonObject,
+		{
+			message: `Ideal House answered HTTP ${statusCode}${snippet ? `: ${snippet}` : ''}`,
+			description: hint,
+			httpCode: String(statusCode),
+			itemIndex,
+		},
+		meaning,
+	);
 }

@@ -1,11 +1,11 @@
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, type TaskKind } from './api';
-import { createTaskRouting, taskResultRouting, type BodyCheck } from './operations';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, POLL_INTERVAL } from './poller';
+import { taskResultRouting } from './request-cycle';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from './throttle';
 import { REQUEST_DEFAULTS } from './transport';
-
-import { POLL_INTERVAL } from './poller';
 
 /** What both node descriptions share: one input and output, the credential, the request defaults. */
 export const commonDescription = {
@@ -17,17 +17,12 @@ export const commonDescription = {
 	requestDefaults: REQUEST_DEFAULTS,
 } satisfies Partial<INodeTypeDescription>;
 
-export interface CreateOperation {
-	name: string;
-	value: string;
-	action: string;
-	description: string;
-	/** Checks the item before anything is charged. */
-	validate: BodyCheck;
-}
-
-/** Operation: the node's create operation, and Get Result. */
-export function operationField(kind: TaskKind, create: CreateOperation, getResultAction: string): INodeProperties {
+/** Operation: the node's create operation (with its routing and checks, beside its fields), and Get Result. */
+export function operationField(
+	kind: TaskKind,
+	create: INodePropertyOptions,
+	getResultAction: string,
+): INodeProperties {
 	const createValue = create.value;
 	return {
 		displayName: 'Operation',
@@ -35,13 +30,14 @@ export function operationField(kind: TaskKind, create: CreateOperation, getResul
 		type: 'options',
 		noDataExpression: true,
 		default: createValue,
+		// Written out field by field: n8n's lint reads each option as an object literal.
 		options: [
 			{
 				name: create.name,
 				value: create.value,
 				action: create.action,
 				description: create.description,
-				routing: createTaskRouting(kind, create.validate),
+				routing: create.routing,
 			},
 			{
 				name: 'Get Result',
@@ -107,7 +103,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Max Requests per Second',
 				name: 'maxRequestsPerSecond',
 				type: 'number',
-				default: 50, // DEFAULT_MAX_REQUESTS_PER_SECOND
+				default: DEFAULT_MAX_REQUESTS_PER_SECOND,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
 					'Most requests this node sends in any one second, creates and status checks together, shared by all items of one run. The default sends the creates of 50 items at once and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
@@ -135,7 +131,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Poll Interval (Seconds)',
 				name: 'pollInterval',
 				type: 'number',
-				default: 4, // POLL_INTERVAL.default: the lint wants a literal here
+				default: DEFAULT_POLL_INTERVAL_SECONDS,
 				typeOptions: { minValue: POLL_INTERVAL.min, maxValue: POLL_INTERVAL.max, numberPrecision: 1 },
 				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
 				displayOptions: { show: { '/operation': [createOperation] } },
@@ -152,7 +148,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
 				type: 'number',
-				default: 600, // DEFAULT_TIMEOUT_SECONDS
+				default: DEFAULT_TIMEOUT_SECONDS,
 				typeOptions: { minValue: 1 },
 				description:
 					'How long to wait for the task to finish. On timeout the item fails with the task ID, so the paid task can be fetched later with Get Result.',

@@ -1,15 +1,14 @@
 import type { IBinaryData, IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, KINDS, type TaskKind } from './api';
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
+import { creditsCharged, refundNote } from './credits';
 import { downloadError, downloadResultImage } from './download';
-import { asNodeError } from './poller';
+import { IdealHouseApiError, toIdealHouseError } from './errors';
 import type { Task } from './task';
 import { compactTask, isToolCall } from './tool';
-import { transientFault } from './transport';
 
 /** Whether the service is on this machine or network, where its result links may be too. */
 async function serviceIsLocal(ctx: IExecuteSingleFunctions): Promise<boolean> {
@@ -36,8 +35,9 @@ async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IB
 		try {
 			return await downloadResultImage(ctx, task.id, url.trim(), allowLocal);
 		} catch (error) {
-			const fault = transientFault(error);
-			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw asNodeError(ctx, error);
+			const failure = toIdealHouseError(ctx, error);
+			const fault = failure.transient;
+			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw failure;
 			const backoff = DOWNLOAD_RETRY_BASE_MS * 2 ** (attempt - 1);
 			const wait = Math.min(DOWNLOAD_RETRY_MAX_MS, Math.max(backoff, fault.retryAfterMs ?? 0));
 			const stop = executionStopSignal(ctx);
@@ -49,18 +49,6 @@ async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IB
 			if (stop.aborted) throw stoppedError(ctx, `Execution stopped while downloading the result of task ${task.id}`);
 		}
 	}
-}
-
-const failedTaskErrors = new WeakSet<object>();
-
-/** Whether an error is the verdict of a task that ended Failed (and so was refunded). */
-export function isFailedTaskError(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && failedTaskErrors.has(error);
-}
-
-/** What the task costs the account: nothing once it has Failed, as the service refunds it. */
-export function creditsCharged(kind: TaskKind, status: string): number {
-	return status === 'Failed' ? 0 : KINDS[kind].credits;
 }
 
 /**
@@ -75,18 +63,17 @@ export async function emitTask(
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
 	if (task.status === 'Failed') {
-		const error = new NodeApiError(
+		throw new IdealHouseApiError(
 			this.getNode(),
 			{ message: `Task ${task.id} failed` },
 			{
-				message: `Ideal House ${KINDS[kind].label} task ${task.id} failed. Its ${KINDS[kind].credits} credit${KINDS[kind].credits === 1 ? ' was' : 's were'} refunded automatically`,
+				message: `Ideal House ${KINDS[kind].label} task ${task.id} failed. ${refundNote(kind)}`,
 				description:
 					'The service could not process this image. Check that it is a JPG, PNG or WebP of at most 20 MB and 128–6,000 px that the service can download, then try again or with another preset, prompt or mask.',
 				itemIndex,
 			},
+			{ taskId: task.id, creditsCharged: creditsCharged(kind, 'Failed'), refunded: true },
 		);
-		failedTaskErrors.add(error);
-		throw error;
 	}
 	const credits = creditsCharged(kind, task.status);
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };

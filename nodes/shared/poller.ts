@@ -1,18 +1,19 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { KINDS, KNOWN_STATUSES, TERMINAL_STATUSES, type TaskKind } from './api';
-import { executionStopSignal, isStopError, stoppedError } from './cancellation';
+import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
+import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from './errors';
 import { limits } from './limits';
 import { bounded } from './redact';
 import { PollSchedule } from './poll-schedule';
 import { taskFromResult, type Task } from './task';
-import { apiRequest, transientFault } from './transport';
+import { apiRequest } from './transport';
 import { fieldError } from './validation';
 
 /** The spec asks for a poll every 3 to 5 seconds. */
-export const POLL_INTERVAL = { min: 3, max: 5, default: 4 };
+export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
+export const POLL_INTERVAL = { min: 3, max: 5, default: DEFAULT_POLL_INTERVAL_SECONDS };
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 /**
  * Up to ±0.5 s on the first wait only, so that tasks created together poll at different
@@ -50,16 +51,12 @@ function describe(task: Task | undefined): string {
 	return parts.join(', ');
 }
 
-export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: ctx.getItemIndex() });
-}
-
-function stopped(ctx: IExecuteSingleFunctions, taskId: string): NodeOperationError {
+function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemError {
 	return stoppedError(
 		ctx,
 		`Execution stopped while waiting for task ${taskId}`,
 		`The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
+		{ taskId },
 	);
 }
 
@@ -93,12 +90,17 @@ export function checkWaitOptions(ctx: IExecuteSingleFunctions, options: IDataObj
 	};
 }
 
-function unknownStatus(ctx: IExecuteSingleFunctions, taskId: string, status: string): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: `unknown status ${status}` }, {
-		message: `Task ${taskId} has a status this node does not know: "${bounded(status, 60)}"`,
-		description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${taskId}, and check the credential's base URL.`,
-		itemIndex: ctx.getItemIndex(),
-	});
+function unknownStatus(ctx: IExecuteSingleFunctions, taskId: string, status: string): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: `unknown status ${status}` },
+		{
+			message: `Task ${taskId} has a status this node does not know: "${bounded(status, 60)}"`,
+			description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${taskId}, and check the credential's base URL.`,
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ taskId },
+	);
 }
 
 /**
@@ -130,13 +132,14 @@ export async function waitForTask(
 			if (options.onTimeout === 'returnLastStatus') {
 				return last ?? { id: taskId, status: 'Unprocessed', output: null };
 			}
-			throw new NodeOperationError(
+			throw new IdealHouseItemError(
 				this.getNode(),
 				`Task ${taskId} did not finish within ${timeoutSeconds} s (${describe(last)})`,
 				{
 					itemIndex: this.getItemIndex(),
 					description: `The task was created and paid for and may still finish. Fetch it later with the Get Result operation and task ID ${taskId}, or raise the Timeout option.`,
 				},
+				{ taskId },
 			);
 		}
 		try {
@@ -160,9 +163,10 @@ export async function waitForTask(
 			unknown = KNOWN_STATUSES.includes(last.status) ? 0 : unknown + 1;
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
-			if (signal.aborted || isStopError(error)) throw stopped(this, taskId);
-			const fault = transientFault(error);
-			if (!fault) throw asNodeError(this, error);
+			const failure = toIdealHouseError(this, error);
+			if (signal.aborted || failure.stopped) throw stopped(this, taskId);
+			const fault = failure.transient;
+			if (!fault) throw failure;
 			faults++;
 			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
 			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);

@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
+import { IdealHouseApiError } from './errors';
 import { bounded } from './redact';
-import { toTaskId } from './transport';
 import { fieldError } from './validation';
 
 const MAX_TASK_ID = '18446744073709551615';
+
+/** Task ids travel as exact decimal strings; a small id may arrive as a plain number. */
+export function toTaskId(value: unknown): string | undefined {
+	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return value.trim();
+	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+	return undefined;
+}
 
 /**
  * The Task ID field, checked before the request: an unsigned 64-bit decimal. A number beyond
@@ -48,8 +54,8 @@ export interface Task extends IDataObject {
 	output?: { resultUrl: string; width: number; height: number } | null;
 }
 
-function unexpected(ctx: IExecuteSingleFunctions, what: string): NodeApiError {
-	return new NodeApiError(
+function unexpected(ctx: IExecuteSingleFunctions, what: string): IdealHouseApiError {
+	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: what },
 		{

@@ -6,21 +6,19 @@ import type {
 	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from './api';
+import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
+import { apiCodeError, httpStatusError, IdealHouseApiError, type TransientFault } from './errors';
 import type { SlotPriority } from './poll-schedule';
-import { takeRequestSlot } from './throttle';
-import { apiCodeError, httpStatusError } from './errors';
-import { parseJsonLossless } from './json';
 import { redact, withoutSecrets } from './redact';
+import { takeRequestSlot } from './throttle';
 
 /**
  * The one path every request of both nodes takes: the create call sent by n8n's routing (its
  * response arrives here through `readEnvelope`) and every poll sent with `apiRequest`.
  *
- * Bodies are read as text and parsed losslessly because task ids are 64-bit; HTTP errors are
+ * Bodies are read as text and parsed keeping long ids exact, because task ids are 64-bit; HTTP errors are
  * answered by us (the routing sets `ignoreHttpStatusErrors`) so the service's own message survives.
  *
  * Every request here: never follows a redirect (the API key would go with it), has a time limit,
@@ -38,32 +36,11 @@ export const RAW_RESPONSE: Pick<IHttpRequestOptions, 'encoding' | 'json' | 'igno
 
 /** Defaults of every routed request (the create and Get Result calls) of both nodes. */
 export const REQUEST_DEFAULTS = {
-	baseURL: '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}',
+	baseURL: BASE_URL_EXPRESSION,
 	headers: { Accept: 'application/json' },
 	disableFollowRedirect: true,
 	...RAW_RESPONSE,
 };
-
-/** Faults after which repeating the same read is safe and likely to succeed. */
-export interface TransientFault {
-	reason: string;
-	/** True when the service certainly did not act on the request (HTTP 429, code 1003, never sent). */
-	notProcessed?: boolean;
-	/** From a Retry-After header, when the service sent one. */
-	retryAfterMs?: number;
-}
-
-const transientFaults = new WeakMap<object, TransientFault>();
-
-/** Whether an error thrown by this module is a passing fault (retry) rather than a verdict. */
-export function transientFault(error: unknown): TransientFault | undefined {
-	return typeof error === 'object' && error !== null ? transientFaults.get(error) : undefined;
-}
-
-export function markTransient<E extends object>(error: E, fault: TransientFault): E {
-	transientFaults.set(error, fault);
-	return error;
-}
 
 export function bodyText(body: unknown): string {
 	if (typeof body === 'string') return body;
@@ -83,9 +60,21 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/**
+ * JSON.parse, keeping integers beyond 2^53 as their exact decimal text: task ids are Java longs,
+ * and a rounded id would ask for a task that does not exist. Needs Node 22 (the reviver's source).
+ */
+export function parseJsonKeepingLongs(text: string): unknown {
+	return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+		typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '')
+			? context?.source
+			: value,
+	);
+}
+
 function tryParseJson(text: string): unknown {
 	try {
-		return parseJsonLossless(text);
+		return parseJsonKeepingLongs(text);
 	} catch {
 		return undefined;
 	}
@@ -122,37 +111,46 @@ export function readEnvelope(
 	const status = response.statusCode;
 	const text = withoutSecrets(bodyText(response.body), secrets);
 	if (status >= 300 && status < 400) throw movedError(this, response);
-	const transientStatus = status === 429 || status >= 500;
-	const fault: TransientFault = { reason: `HTTP ${status}`, retryAfterMs: retryAfterMs(response.headers) };
+	// A 429 was refused before the service acted; after a 5xx, it may have acted.
+	const statusFault: TransientFault | undefined =
+		status === 429 || status >= 500
+			? { reason: `HTTP ${status}`, notProcessed: status === 429, retryAfterMs: retryAfterMs(response.headers) }
+			: undefined;
 
 	const envelope = asEnvelope(tryParseJson(text));
 
 	if (!envelope) {
 		if (status >= 400) {
-			const error = httpStatusError(node, status, redact(text, secrets, 2000), itemIndex);
-			throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
+			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, { transient: statusFault });
 		}
-		const error = new NodeApiError(node, { statusCode: status } as JsonObject, {
-			message: 'Ideal House sent a response that could not be read',
-			description:
-				'The response was cut short or was not the JSON the service sends. This is usually a passing network problem: run the node again. Check the base URL in the credential if it persists.',
-			httpCode: String(status),
-			itemIndex,
-		});
-		throw markTransient(error, { reason: 'unreadable response body' });
+		throw new IdealHouseApiError(
+			node,
+			{ statusCode: status } as JsonObject,
+			{
+				message: 'Ideal House sent a response that could not be read',
+				description:
+					'The response was cut short or was not the JSON the service sends. This is usually a passing network problem: run the node again. Check the base URL in the credential if it persists.',
+				httpCode: String(status),
+				itemIndex,
+			},
+			{ transient: { reason: 'unreadable response body', notProcessed: false } },
+		);
 	}
 
 	if (envelope.code !== 0 || status >= 400) {
-		const error = apiCodeError(node, envelope.code, redact(envelope.message, secrets), {
-			itemIndex,
-			httpCode: String(status),
-		});
-		if (envelope.code === 1003 && status < 400) {
-			// The service itself answered "internal error": it did not take the request. The same
-			// body behind a 5xx may come from a gateway after the service acted, so that one is not.
-			throw markTransient(error, { reason: 'code 1003', retryAfterMs: fault.retryAfterMs, notProcessed: true });
-		}
-		throw transientStatus ? markTransient(error, { ...fault, notProcessed: status === 429 }) : error;
+		// The service itself answered "internal error": it did not take the request. The same
+		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
+		const internalError: TransientFault | undefined =
+			envelope.code === 1003 && status < 400
+				? { reason: 'code 1003', notProcessed: true, retryAfterMs: retryAfterMs(response.headers) }
+				: undefined;
+		throw apiCodeError(
+			node,
+			envelope.code,
+			redact(envelope.message, secrets),
+			{ itemIndex, httpCode: String(status) },
+			{ transient: internalError ?? statusFault },
+		);
 	}
 	return envelope.data;
 }
@@ -172,7 +170,7 @@ const NETWORK_CODES = new Set([
 	'ERR_CANCELED',
 ]);
 
-/** Only a refused connection or an unknown host prove the request never reached the service. */
+/** The codes that prove the request never reached the service. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function networkCode(error: unknown): string | undefined {
@@ -193,26 +191,32 @@ export function networkError(
 	this: IExecuteSingleFunctions,
 	error: unknown,
 	secrets: readonly string[] = [],
-): NodeApiError {
+): IdealHouseApiError {
 	const code = networkCode(error);
 	// n8n rewrites any message naming a socket error code, so the code goes in the description.
 	const message = code
 		? 'The connection to Ideal House failed before an answer arrived'
 		: `The request to Ideal House failed: ${redact(String((error as Error)?.message ?? error), secrets)}`;
-	const safe = new NodeApiError(this.getNode(), { message, code: code ?? 'unknown' } as JsonObject, {
-		message,
-		description:
-			code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-				? `Network error ${code}. Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.`
-				: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
-		itemIndex: this.getItemIndex(),
-	});
-	if (!code || code === 'ERR_CANCELED') return safe;
-	return markTransient(safe, { reason: code, notProcessed: NEVER_SENT_CODES.has(code) });
+	// A cancelled request is no passing fault; only a refused connection or an unknown host prove it was never sent.
+	const transient =
+		code && code !== 'ERR_CANCELED' ? { reason: code, notProcessed: NEVER_SENT_CODES.has(code) } : undefined;
+	return new IdealHouseApiError(
+		this.getNode(),
+		{ message, code: code ?? 'unknown' } as JsonObject,
+		{
+			message,
+			description:
+				code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+					? `Network error ${code}. Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.`
+					: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
+			itemIndex: this.getItemIndex(),
+		},
+		{ transient },
+	);
 }
 
 /** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
-function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse): NodeApiError {
+function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse): IdealHouseApiError {
 	const location = response.headers?.location;
 	let where = '';
 	try {
@@ -220,7 +224,7 @@ function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse
 	} catch {
 		where = '';
 	}
-	return new NodeApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
+	return new IdealHouseApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
 		message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
 		description:
 			'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).',
@@ -229,13 +233,17 @@ function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse
 	});
 }
 
-function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): NodeApiError {
-	const error = new NodeApiError(ctx.getNode(), { message: 'timeout' } as JsonObject, {
-		message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
-		description: 'The service or the network is slow right now. This is usually temporary: run the node again.',
-		itemIndex: ctx.getItemIndex(),
-	});
-	return markTransient(error, { reason: 'no answer in time' });
+function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: 'timeout' } as JsonObject,
+		{
+			message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+			description: 'The service or the network is slow right now. This is usually temporary: run the node again.',
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ transient: { reason: 'no answer in time', notProcessed: false } },
+	);
 }
 
 /** The credential's key, to clear from everything the service or the network says. */
@@ -288,7 +296,7 @@ export async function sendToService(
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		if (stop.aborted) {
-			throw Object.assign(stoppedError(ctx, 'Execution stopped while waiting for Ideal House to answer'), {
+			throw stoppedError(ctx, 'Execution stopped while waiting for Ideal House to answer', undefined, {
 				requestSent: true,
 			});
 		}
@@ -299,8 +307,7 @@ export async function sendToService(
 }
 
 async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return serviceBaseUrl((await ctx.getCredentials(CREDENTIAL_NAME)).baseUrl);
 }
 
 export interface ApiRequest {
@@ -329,11 +336,4 @@ export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequ
 	}
 	const response = await sendToService(this, options, request.timeoutMs);
 	return readEnvelope.call(this, response, response.secrets);
-}
-
-/** Task ids travel as exact decimal strings; a small id may arrive as a plain number. */
-export function toTaskId(value: unknown): string | undefined {
-	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return value.trim();
-	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-	return undefined;
 }

@@ -1,10 +1,10 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { IdealHouseItemError } from './errors';
 import { bounded } from './redact';
 
 /**
- * Checks that run in a preSend, before the request that spends credits: anything rejected here
+ * Checks that run before the request that spends credits: anything rejected here
  * costs nothing. Every message names the field and the item, as users see both in n8n.
  */
 export function fieldError(
@@ -12,9 +12,9 @@ export function fieldError(
 	field: string,
 	problem: string,
 	description?: string,
-): NodeOperationError {
+): IdealHouseItemError {
 	const itemIndex = ctx.getItemIndex();
-	return new NodeOperationError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
+	return new IdealHouseItemError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
 		itemIndex,
 		description,
 	});

@@ -1,74 +1,25 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { sniffImageType } from '../../shared/images';
+import { createTaskRouting } from '../../shared/request-cycle';
 import { fieldError, requireHttpUrl } from '../../shared/validation';
 
-const show = { operation: ['remove'] };
+/** The Remove operation's value, which saved workflows hold. */
+export const REMOVE = 'remove';
+
+/** Remove: its fields below are sent as the body, after `checkRemoveBody` (at the end) passed. */
+export const removeOperation: INodePropertyOptions = {
+	name: 'Remove',
+	value: REMOVE,
+	action: 'Remove furniture from a photo',
+	description: 'Create a removal task (1 credit, refunded if it fails)',
+	routing: createTaskRouting('objectRemover', checkRemoveBody),
+};
+
+const show = { operation: [REMOVE] };
 const singleFurniture = { ...show, emptyType: ['single_furniture'] };
 const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
-
-function requireImageBytes(ctx: IExecuteSingleFunctions, field: string, bytes: Buffer): void {
-	if (bytes.length === 0) throw fieldError(ctx, field, 'is empty');
-	if (!sniffImageType(bytes)) {
-		throw fieldError(ctx, field, 'is not a PNG, JPEG or WebP image', MASK_RULES);
-	}
-}
-
-/** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
-function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
-	const text = typeof value === 'string' ? value.trim().replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '') : '';
-	if (text === '') throw fieldError(ctx, 'Mask (Base64)', 'is empty', MASK_RULES);
-	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
-		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
-	}
-	requireImageBytes(ctx, 'Mask (Base64)', Buffer.from(text, 'base64'));
-	return text;
-}
-
-/** The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage). */
-async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
-	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
-	const binary = ctx.getInputData().binary ?? {};
-	// An own property only: "__proto__" or "toString" name no file of the item.
-	if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
-		const available = Object.keys(binary);
-		throw fieldError(
-			ctx,
-			'Mask Binary Property',
-			`"${property}" is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
-			'Name the binary property that holds the mask image, as the previous node output it.',
-		);
-	}
-	const bytes = await ctx.helpers.getBinaryDataBuffer(property);
-	requireImageBytes(ctx, `Mask Binary Property "${property}"`, bytes);
-	return bytes.toString('base64');
-}
-
-/**
- * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
- * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
- */
-export async function checkRemoveBody(this: IExecuteSingleFunctions, source: IDataObject): Promise<IDataObject> {
-	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
-	const body: IDataObject = {
-		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
-		emptyType,
-	};
-	if (emptyType === 'single_furniture') {
-		const maskSource = this.getNodeParameter('maskSource', 'url') as string;
-		if (maskSource === 'binary') {
-			body.maskBase64 = await maskFromBinary(this);
-		} else if (maskSource === 'base64') {
-			body.maskBase64 = maskFromBase64(this, source.maskBase64);
-		} else {
-			body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
-		}
-	} else if (emptyType !== 'whole_house') {
-		throw fieldError(this, 'Removal Mode', `must be whole_house or single_furniture (got "${emptyType}")`);
-	}
-	return body;
-}
 
 export const removeFields: INodeProperties[] = [
 	{
@@ -153,3 +104,65 @@ export const removeFields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'maskBase64' } },
 	},
 ];
+
+function requireImageBytes(ctx: IExecuteSingleFunctions, field: string, bytes: Buffer): void {
+	if (bytes.length === 0) throw fieldError(ctx, field, 'is empty');
+	if (!sniffImageType(bytes)) {
+		throw fieldError(ctx, field, 'is not a PNG, JPEG or WebP image', MASK_RULES);
+	}
+}
+
+/** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
+function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
+	const text = typeof value === 'string' ? value.trim().replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '') : '';
+	if (text === '') throw fieldError(ctx, 'Mask (Base64)', 'is empty', MASK_RULES);
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
+		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
+	}
+	requireImageBytes(ctx, 'Mask (Base64)', Buffer.from(text, 'base64'));
+	return text;
+}
+
+/** The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage). */
+async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
+	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
+	const binary = ctx.getInputData().binary ?? {};
+	// An own property only: "__proto__" or "toString" name no file of the item.
+	if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
+		const available = Object.keys(binary);
+		throw fieldError(
+			ctx,
+			'Mask Binary Property',
+			`"${property}" is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
+			'Name the binary property that holds the mask image, as the previous node output it.',
+		);
+	}
+	const bytes = await ctx.helpers.getBinaryDataBuffer(property);
+	requireImageBytes(ctx, `Mask Binary Property "${property}"`, bytes);
+	return bytes.toString('base64');
+}
+
+/**
+ * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
+ * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
+ */
+export async function checkRemoveBody(this: IExecuteSingleFunctions, source: IDataObject): Promise<IDataObject> {
+	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
+	const body: IDataObject = {
+		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
+		emptyType,
+	};
+	if (emptyType === 'single_furniture') {
+		const maskSource = this.getNodeParameter('maskSource', 'url') as string;
+		if (maskSource === 'binary') {
+			body.maskBase64 = await maskFromBinary(this);
+		} else if (maskSource === 'base64') {
+			body.maskBase64 = maskFromBase64(this, source.maskBase64);
+		} else {
+			body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
+		}
+	} else if (emptyType !== 'whole_house') {
+		throw fieldError(this, 'Removal Mode', `must be whole_house or single_furniture (got "${emptyType}")`);
+	}
+	return body;
+}

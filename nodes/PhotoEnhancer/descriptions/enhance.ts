@@ -1,89 +1,25 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { bounded } from '../../shared/redact';
+import { createTaskRouting } from '../../shared/request-cycle';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
 
-const show = { operation: ['enhance'] };
+/** The Enhance operation's value, which saved workflows hold. */
+export const ENHANCE = 'enhance';
+
+/** Enhance: its fields below are sent as the body, after `checkEnhanceBody` (at the end) passed. */
+export const enhanceOperation: INodePropertyOptions = {
+	name: 'Enhance',
+	value: ENHANCE,
+	action: 'Enhance a photo',
+	description: 'Create an enhancement task (10 credits, refunded if it fails)',
+	routing: createTaskRouting('photoEnhancer', checkEnhanceBody),
+};
+
+const show = { operation: [ENHANCE] };
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
-
-/**
- * The preset id for what the item gives: an id as is, or a unique preset name (as a model or an
- * expression may write it). Ambiguous or unknown text fails here, before anything is charged.
- */
-function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
-	if (typeof value !== 'string') {
-		throw fieldError(ctx, 'Preset', `must be a preset ID or name, not ${typeof value}`);
-	}
-	const lookup = lookUpPreset(value);
-	if (lookup.found) return lookup.id;
-	const listed = lookup.candidates.map(describePreset).join('; ');
-	if (lookup.reason === 'ambiguous') {
-		throw fieldError(
-			ctx,
-			'Preset',
-			`"${bounded(value, 100)}" matches several presets: ${listed}`,
-			'Give the full name (Category: Name) or the ID of the one you mean.',
-		);
-	}
-	throw fieldError(
-		ctx,
-		'Preset',
-		`"${bounded(value, 100)}" is not a known preset${listed ? `. Close matches: ${listed}` : ''}`,
-		'Pick a preset from the list, or give its ID (e.g. sky-replacement-sunset-sky) or its name (e.g. "Sky Replacement: Sunset Sky").',
-	);
-}
-
-/**
- * Validates and tidies the body the fields below produced, before anything is charged: one URL
- * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
- */
-export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDataObject): Promise<IDataObject> {
-	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
-	const field = several ? 'Image URLs' : 'Image URL';
-
-	if (Array.isArray(body.imageUrl)) {
-		// Numbered as the user sees the list, blanks included; blanks are then left out.
-		const urls = body.imageUrl
-			.map((url, index) => ({ url, number: index + 1 }))
-			.filter(({ url }) => !(typeof url === 'string' && url.trim() === ''));
-		if (urls.length === 0) throw fieldError(this, field, 'is empty', 'Add at least one image URL.');
-		body.imageUrl = urls.map(({ url, number }) => requireHttpUrl(this, `${field} #${number}`, url));
-	} else {
-		body.imageUrl = requireHttpUrl(this, field, body.imageUrl);
-	}
-
-	const presetId = typeof body.presetId === 'string' ? body.presetId.trim() : body.presetId;
-	const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : body.prompt;
-	if (presetId) {
-		body.presetId = requirePreset(this, presetId);
-	} else {
-		delete body.presetId;
-	}
-	if (prompt) {
-		if (typeof prompt !== 'string') throw fieldError(this, 'Prompt', 'must be text');
-		body.prompt = prompt;
-	} else {
-		delete body.prompt;
-	}
-	if (!body.presetId && !body.prompt) {
-		throw fieldError(
-			this,
-			'Preset or Prompt',
-			'is required: choose a preset, write a prompt, or both',
-			'The service needs at least one of them to know what to do with the photo.',
-		);
-	}
-	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize ?? '4K', IMAGE_SIZES);
-
-	if (Array.isArray(body.imageUrl) && body.imageUrl.length > 1 && body.presetId !== HDR_MERGE_PRESET_ID) {
-		this.logger.warn(
-			`Item ${this.getItemIndex()}: ${body.imageUrl.length} images sent without the HDR Merge preset; the service recommends one image per task for other presets.`,
-		);
-	}
-	return body;
-}
 
 export const enhanceFields: INodeProperties[] = [
 	{
@@ -163,3 +99,80 @@ export const enhanceFields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'imageSize' } },
 	},
 ];
+
+/**
+ * The preset id for what the item gives: an id as is, or a unique preset name (as a model or an
+ * expression may write it). Ambiguous or unknown text fails here, before anything is charged.
+ */
+function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
+	if (typeof value !== 'string') {
+		throw fieldError(ctx, 'Preset', `must be a preset ID or name, not ${typeof value}`);
+	}
+	const lookup = lookUpPreset(value);
+	if (lookup.found) return lookup.id;
+	const listed = lookup.candidates.map(describePreset).join('; ');
+	if (lookup.reason === 'ambiguous') {
+		throw fieldError(
+			ctx,
+			'Preset',
+			`"${bounded(value, 100)}" matches several presets: ${listed}`,
+			'Give the full name (Category: Name) or the ID of the one you mean.',
+		);
+	}
+	throw fieldError(
+		ctx,
+		'Preset',
+		`"${bounded(value, 100)}" is not a known preset${listed ? `. Close matches: ${listed}` : ''}`,
+		'Pick a preset from the list, or give its ID (e.g. sky-replacement-sunset-sky) or its name (e.g. "Sky Replacement: Sunset Sky").',
+	);
+}
+
+/**
+ * Validates and tidies the body the fields below produced, before anything is charged: one URL
+ * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
+ */
+export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDataObject): Promise<IDataObject> {
+	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
+	const field = several ? 'Image URLs' : 'Image URL';
+
+	if (Array.isArray(body.imageUrl)) {
+		// Numbered as the user sees the list, blanks included; blanks are then left out.
+		const urls = body.imageUrl
+			.map((url, index) => ({ url, number: index + 1 }))
+			.filter(({ url }) => !(typeof url === 'string' && url.trim() === ''));
+		if (urls.length === 0) throw fieldError(this, field, 'is empty', 'Add at least one image URL.');
+		body.imageUrl = urls.map(({ url, number }) => requireHttpUrl(this, `${field} #${number}`, url));
+	} else {
+		body.imageUrl = requireHttpUrl(this, field, body.imageUrl);
+	}
+
+	const presetId = typeof body.presetId === 'string' ? body.presetId.trim() : body.presetId;
+	const prompt = typeof body.prompt === 'string' ? body.prompt.trim() : body.prompt;
+	if (presetId) {
+		body.presetId = requirePreset(this, presetId);
+	} else {
+		delete body.presetId;
+	}
+	if (prompt) {
+		if (typeof prompt !== 'string') throw fieldError(this, 'Prompt', 'must be text');
+		body.prompt = prompt;
+	} else {
+		delete body.prompt;
+	}
+	if (!body.presetId && !body.prompt) {
+		throw fieldError(
+			this,
+			'Preset or Prompt',
+			'is required: choose a preset, write a prompt, or both',
+			'The service needs at least one of them to know what to do with the photo.',
+		);
+	}
+	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize ?? '4K', IMAGE_SIZES);
+
+	if (Array.isArray(body.imageUrl) && body.imageUrl.length > 1 && body.presetId !== HDR_MERGE_PRESET_ID) {
+		this.logger.warn(
+			`Item ${this.getItemIndex()}: ${body.imageUrl.length} images sent without the HDR Merge preset; the service recommends one image per task for other presets.`,
+		);
+	}
+	return body;
+}

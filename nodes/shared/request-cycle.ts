@@ -1,0 +1,201 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+
+import { answerToCreate, answerToRead, type Answer } from './answers';
+import { KINDS, type TaskKind } from './api';
+import { executionStopSignal, stoppedError, watchForStop } from './cancellation';
+import { clock } from './clock';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
+import { limits } from './limits';
+import { checkWaitOptions, readWaitOptions } from './poller';
+import { parseTaskIdField } from './task';
+import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
+import { isToolCall, withAdviceInMessage } from './tool';
+import { sendToService } from './transport';
+
+/**
+ * The request cycle of every item of both nodes: validate the item, wait for a request slot,
+ * send, retry as the operation allows, and on a final failure either fail the node or, with
+ * Continue on Fail, emit an error item that keeps its link to the input item.
+ *
+ * Why it runs in a pagination hook: declarative routing builds and sends each item's request
+ * itself, and its only hook around the send is `operations.pagination`, which with
+ * `send.paginate: true` hands the built request to the node and takes back the items it returns.
+ * Nothing is paginated: the hook sends the one request through the package's transport (no
+ * redirects, a time limit, Stop) and owns what a plain routed request cannot do. `cycleRouting`
+ * below is the only place that names it.
+ */
+
+/** Checks an item's request body before anything is sent, and returns the body to send. */
+export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Promise<IDataObject>;
+
+type Operation = 'create' | 'read';
+
+/** Routing of a create operation (Enhance, Remove): the item is checked first; nothing is sent unless it passes. */
+export function createTaskRouting(kind: TaskKind, validate: BodyCheck): INodePropertyRouting {
+	return cycleRouting(
+		{ method: 'POST', url: KINDS[kind].createPath, headers: { 'Content-Type': 'application/json' } },
+		requestCycle('create', answerToCreate(kind), validate),
+	);
+}
+
+/** Routing of Get Result: one read of the task, retried on passing faults. */
+export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
+	return cycleRouting({ method: 'GET', url: KINDS[kind].resultPath }, requestCycle('read', answerToRead(kind)));
+}
+
+type Cycle = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
+
+function cycleRouting(request: INodePropertyRouting['request'], cycle: Cycle): INodePropertyRouting {
+	return { request, send: { paginate: true }, operations: { pagination: cycle } };
+}
+
+function requestCycle(operation: Operation, answer: Answer, validate?: BodyCheck): Cycle {
+	return async function (this: IExecutePaginationFunctions, requestData) {
+		// First, before anything can wait: a Stop pressed from now on reaches this item.
+		watchForStop(this);
+		try {
+			// Here rather than in a preSend, so that a refused item, too, keeps its link.
+			await validateItem(this, operation, requestData, validate);
+			return await sendWithRetries(this, operation, requestData.options as IHttpRequestOptions, answer);
+		} catch (error) {
+			return continueOnFail(this, toIdealHouseError(this, error));
+		}
+	};
+}
+
+/** The checks of an item that come before anything is sent: its body, then the node's options. */
+async function validateItem(
+	ctx: IExecutePaginationFunctions,
+	operation: Operation,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	validate?: BodyCheck,
+): Promise<void> {
+	if (validate) {
+		requestData.options.body = await validate.call(ctx, { ...(requestData.options.body as IDataObject) });
+	}
+	if (operation === 'read') {
+		const taskId = parseTaskIdField(ctx, ctx.getNodeParameter('taskId', ''));
+		requestData.options.qs = { ...requestData.options.qs, taskId };
+	}
+	maxRequestsPerSecond(ctx);
+	if (operation === 'create' && ctx.getNodeParameter('waitForCompletion', true) !== false) {
+		checkWaitOptions(ctx, readWaitOptions(ctx));
+	}
+}
+
+const MAX_ATTEMPTS = 5;
+const RETRY_BASE_MS = 2000;
+
+/**
+ * Sends the item's request, each attempt after a slot of the request budget (throttling), and
+ * repeats it on a passing fault: a read always, a create only when the service certainly did
+ * not act on it, and never once the task exists.
+ */
+async function sendWithRetries(
+	ctx: IExecutePaginationFunctions,
+	operation: Operation,
+	options: IHttpRequestOptions,
+	answer: Answer,
+): Promise<INodeExecutionData[]> {
+	const timeoutMs = operation === 'create' ? limits.createTimeoutMs : limits.pollTimeoutMaxMs;
+	for (let attempt = 1; ; attempt++) {
+		let error: IdealHouseError;
+		try {
+			await takeRequestSlot(ctx);
+			return await answer.call(ctx, await sendToService(ctx, options, timeoutMs));
+		} catch (caught) {
+			error = toIdealHouseError(ctx, caught);
+		}
+		if (error.stopped) {
+			throw operation === 'create' && error.requestSent && !error.taskId ? stoppedCreate(ctx) : error;
+		}
+		const fault = error.transient;
+		const repeatable =
+			attempt < MAX_ATTEMPTS &&
+			fault !== undefined &&
+			(operation === 'read' || (fault.notProcessed && error.taskId === undefined));
+		if (!repeatable) {
+			if (operation === 'create' && fault && !fault.notProcessed && error.taskId === undefined) {
+				error.description =
+					`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
+			}
+			throw error;
+		}
+		const retryAfterMs = fault.retryAfterMs ?? 0;
+		if (retryAfterMs > limits.createRetryAfterMaxMs) throw rateLimited(ctx, retryAfterMs, error.taskId);
+		if (!(await pause(ctx, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), retryAfterMs)))) {
+			throw stoppedError(
+				ctx,
+				'Execution stopped before the request was sent again',
+				operation === 'create'
+					? `Nothing was created for this item: the last attempt was refused (${fault.reason}).`
+					: undefined,
+				{ taskId: error.taskId },
+			);
+		}
+	}
+}
+
+/** Waits before a retry; false when the execution was stopped meanwhile. */
+async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean> {
+	const signal = executionStopSignal(ctx);
+	try {
+		await clock.sleep(ms, signal);
+	} catch {
+		// Stopped: the caller gives up with the error it has.
+	}
+	return !signal.aborted;
+}
+
+/** A Retry-After too long to wait for inside a run: the item fails, nothing was created. */
+function rateLimited(ctx: IExecuteSingleFunctions, retryAfterMs: number, taskId?: string): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: 'rate limited' },
+		{
+			message: `Ideal House is limiting the request rate and asked to wait ${Math.round(retryAfterMs / 1000)} s before the next request`,
+			description: `That is longer than this node waits (${limits.createRetryAfterMaxMs / 1000} s). Nothing was created or charged for this item: run it again later, or lower Max Requests per Second or the batch size.`,
+			httpCode: '429',
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ taskId },
+	);
+}
+
+/** Stop cut a create off after it was sent: the service may have taken it. */
+function stoppedCreate(ctx: IExecuteSingleFunctions): IdealHouseError {
+	return stoppedError(
+		ctx,
+		'Execution stopped while the task was being created',
+		"The create request was already sent, so the task may have been created and charged: check the account's task list before running this item again.",
+	);
+}
+
+/**
+ * A final failure: the node fails, or with Continue on Fail the item becomes an error item. It
+ * keeps what the user needs to act and to account for the task: what to do, the task id and
+ * what it cost. n8n routes an item to the error output only when its json holds nothing but
+ * `error`, `message` and `details`, so the rest goes under `details`.
+ */
+function continueOnFail(ctx: IExecutePaginationFunctions, error: IdealHouseError): INodeExecutionData[] {
+	// A model reads only the message: called as a tool, it carries what to do as well.
+	if (!ctx.continueOnFail()) throw isToolCall(ctx) ? withAdviceInMessage(error) : error;
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
+	if (error.taskId) {
+		details.id = error.taskId;
+		if (error.creditsCharged !== undefined) details.creditsCharged = error.creditsCharged;
+	}
+	return [{ json: { error: error.message, details }, pairedItem: { item: ctx.getItemIndex() } }];
+}
