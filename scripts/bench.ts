@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
-import { freePort } from '../test/n8n-app/n8n-process';
+import { freePort } from '../dev/ports';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -182,7 +182,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const { Container } = (await import(require.resolve('@n8n/di', { paths: [coreDir] }))) as typeof import('@n8n/di');
 	const { BinaryDataService } = await import('n8n-core');
 	await Container.get(BinaryDataService).init();
-	const { runNode } = await import('../test/harness/engine');
+	const { runNode } = await import('../dev/harness/engine');
 
 	const parameters = {
 		operation: 'enhance',

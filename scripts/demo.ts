@@ -12,7 +12,7 @@ import './n8n-env';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startService, type RunningService } from '../service/server';
-import { runNode, type RunOptions } from '../test/harness/engine';
+import { runNode, type RunOptions } from '../dev/harness/engine';
 
 const TASK_SECONDS = 3;
 const CREDITS = { photoEnhancer: 10, objectRemover: 1 } as const;

@@ -15,7 +15,7 @@
 import './n8n-env';
 
 import { startService, type RunningService } from '../service/server';
-import { runNode, type NodeName } from '../test/harness/engine';
+import { runNode, type NodeName } from '../dev/harness/engine';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { runNode } from './harness/engine';
+import { runNode } from '../dev/harness/engine';
 import { PE, api, clock, created, requestsTo, resetWire, taskResponse } from './helpers/api';
 
 const enhance = {

@@ -2,7 +2,7 @@ import nock from 'nock';
 
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { RequestBudget } from '../nodes/shared/throttle';
-import { logLines, runNode } from './harness/engine';
+import { logLines, runNode } from '../dev/harness/engine';
 import {
 	BIG_ID,
 	OR,

@@ -2,7 +2,7 @@
 import nock from 'nock';
 
 import { IdealHouseApi } from '../credentials/IdealHouseApi.credentials';
-import { runCredentialTest } from './harness/engine';
+import { runCredentialTest } from '../dev/harness/engine';
 import { PE, api, envelope, recorded, resetWire } from './helpers/api';
 
 beforeEach(resetWire);

@@ -1,7 +1,7 @@
  
 import nock from 'nock';
 
-import { logLines, runNode } from './harness/engine';
+import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,

@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { limits } from '../nodes/shared/limits';
 import { parseJsonKeepingLongs } from '../nodes/shared/transport';
-import { logLines, runNode } from './harness/engine';
+import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	PE,

@@ -1,7 +1,7 @@
  
 import nock from 'nock';
 
-import { runNode } from './harness/engine';
+import { runNode } from '../dev/harness/engine';
 import { API_KEY, BASE, BIG_ID, OR, TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
 
 const PHOTO = 'https://photos.example.com/listing/bedroom.jpg';

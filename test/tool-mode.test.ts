@@ -8,7 +8,7 @@ import { NodeHelpers, type INodeType } from 'n8n-workflow';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
-import { runNode } from './harness/engine';
+import { runNode } from '../dev/harness/engine';
 import { API_KEY, BIG_ID, OR, PE, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
 
 /** What n8n's tool generation does to the name; the rest of the description is the node's own. */

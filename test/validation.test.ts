@@ -1,7 +1,7 @@
  
 import nock from 'nock';
 
-import { runNode } from './harness/engine';
+import { runNode } from '../dev/harness/engine';
 import { API_KEY, BASE, OR, PE, TINY_PNG, api, created, recorded, resetWire, taskResponse } from './helpers/api';
 
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { logLines, runNode, type NodeName, type RunResult } from '../harness/engine';
+import { logLines, runNode, type NodeName, type RunResult } from '../../dev/harness/engine';
 import {
 	apiRequests,
 	credentialsFor,

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { runNode, type NodeName } from '../harness/engine';
+import { runNode, type NodeName } from '../../dev/harness/engine';
 import {
 	credentialsFor,
 	expectExactId,

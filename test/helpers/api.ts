@@ -6,7 +6,7 @@
 import nock from 'nock';
 
 import { clock as nodeClock } from '../../nodes/shared/clock';
-import { TEST_CREDENTIALS } from '../harness/engine';
+import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
 export const API_KEY = String(TEST_CREDENTIALS.apiKey);
