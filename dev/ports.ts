@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- development code, not part of the package */
 import { createServer } from 'node:net';
 
 /** A TCP port on the loopback that is free right now. */
