@@ -45,12 +45,15 @@ function iconFiles(description, fromDir) {
 
 function loadClass(file) {
 	const absolute = path.join(root, file);
-	if (!fs.existsSync(absolute)) throw new Error(`${file} is listed in package.json but was not built`);
+	if (!fs.existsSync(absolute))
+		throw new Error(`${file} is listed in package.json but was not built`);
 	const className = path.basename(file).split('.')[0];
 	delete require.cache[require.resolve(absolute)];
 	const Exported = require(absolute)[className];
 	if (typeof Exported !== 'function') {
-		throw new Error(`${file} must export a class named ${className} (n8n looks it up by the file name)`);
+		throw new Error(
+			`${file} must export a class named ${className} (n8n looks it up by the file name)`,
+		);
 	}
 	return { absolute, instance: new Exported() };
 }
@@ -80,14 +83,20 @@ async function verify() {
 		}
 		const codex = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
 		const expected = `${pkg.name}.${description.name}`;
-		check(codex.node === expected, `${path.relative(root, codexFile)}: "node" is ${codex.node}, expected ${expected}`);
+		check(
+			codex.node === expected,
+			`${path.relative(root, codexFile)}: "node" is ${codex.node}, expected ${expected}`,
+		);
 		for (const credential of description.credentials ?? []) {
-			const known = pkg.n8n.credentials.some((credFile) => loadClass(credFile).instance.name === credential.name);
+			const known = pkg.n8n.credentials.some(
+				(credFile) => loadClass(credFile).instance.name === credential.name,
+			);
 			check(known, `${file}: credential ${credential.name} is not listed in package.json`);
 		}
 	}
 
-	if (problems.length) throw new Error(`dist/ would not load in n8n:\n - ${problems.join('\n - ')}`);
+	if (problems.length)
+		throw new Error(`dist/ would not load in n8n:\n - ${problems.join('\n - ')}`);
 	console.log(
 		`dist/ verified: ${pkg.n8n.nodes.length} nodes and ${pkg.n8n.credentials.length} credential load as n8n loads them.`,
 	);

@@ -54,7 +54,11 @@ export class IdealHouseApi implements ICredentialType {
 		} catch {
 			target = undefined;
 		}
-		if (!target || (target.protocol !== 'https:' && !(target.protocol === 'http:' && LOCAL_HOSTS.includes(target.hostname)))) {
+		if (
+			!target ||
+			(target.protocol !== 'https:' &&
+				!(target.protocol === 'http:' && LOCAL_HOSTS.includes(target.hostname)))
+		) {
 			throw new Error(
 				'The Ideal House base URL must start with https:// (plain http is only allowed for localhost): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
 			);
@@ -79,7 +83,8 @@ export class IdealHouseApi implements ICredentialType {
 				properties: {
 					key: 'code',
 					value: 5002,
-					message: 'Ideal House rejected the API key (code 5002 API_KEY_INVALID). Copy the key again from your Ideal House account.',
+					message:
+						'Ideal House rejected the API key (code 5002 API_KEY_INVALID). Copy the key again from your Ideal House account.',
 				},
 			},
 		],

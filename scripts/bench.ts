@@ -137,7 +137,10 @@ async function stats(service: Service, withTasks: boolean): Promise<Stats> {
 
 async function admin(service: Service, path: string, body: object): Promise<void> {
 	const send = async () =>
-		await fetch(`${service.baseUrl}/__admin/${path}`, { method: 'POST', body: JSON.stringify(body) });
+		await fetch(`${service.baseUrl}/__admin/${path}`, {
+			method: 'POST',
+			body: JSON.stringify(body),
+		});
 	// A kept-alive connection idle through a whole row may have been closed by the service.
 	const response = await send().catch(async () => await send());
 	if (!response.ok) throw new Error(`${path}: ${await response.text()}`);
@@ -148,7 +151,13 @@ async function startServiceProcess(): Promise<Service> {
 	const apiKey = 'bench-key';
 	const child = spawn(
 		process.execPath,
-		[join(__dirname, '..', 'service', 'main.ts'), '--port', String(port), '--key', `${apiKey}=1000000000`],
+		[
+			join(__dirname, '..', 'service', 'main.ts'),
+			'--port',
+			String(port),
+			'--key',
+			`${apiKey}=1000000000`,
+		],
 		{ stdio: 'ignore' },
 	);
 	const service = { baseUrl: `http://127.0.0.1:${port}`, apiKey, process: child };
@@ -179,7 +188,9 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	// binary data service the same way.
 	const coreDir = dirname(require.resolve('n8n-core/package.json'));
 	// The copy of the DI container n8n-core itself uses.
-	const { Container } = (await import(require.resolve('@n8n/di', { paths: [coreDir] }))) as typeof import('@n8n/di');
+	const { Container } = (await import(
+		require.resolve('@n8n/di', { paths: [coreDir] })
+	)) as typeof import('@n8n/di');
 	const { BinaryDataService } = await import('n8n-core');
 	await Container.get(BinaryDataService).init();
 	const { runNode } = await import('../dev/harness/engine');
@@ -248,7 +259,11 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		label: spec.model.label,
 		mode: spec.mode,
 		n: spec.n,
-		binary: spec.download ? `download, ${binaryMode}` : binaryMode === 'default' ? '' : `no download, ${binaryMode}`,
+		binary: spec.download
+			? `download, ${binaryMode}`
+			: binaryMode === 'default'
+				? ''
+				: `no download, ${binaryMode}`,
 		wallS,
 		boundS: spec.mode === 'serial' ? Number.NaN : spec.n / RATE + slowestS,
 		pollsPerTask: (after.requests.byEndpoint['photoEnhancer.result']?.total ?? 0) / spec.n,
@@ -272,7 +287,12 @@ async function childRow(service: Service, spec: RowSpec): Promise<Row> {
 	});
 	const output = execFileSync(
 		process.execPath,
-		[...process.execArgv, __filename, '--row', JSON.stringify({ spec, service: { ...service, process: undefined } })],
+		[
+			...process.execArgv,
+			__filename,
+			'--row',
+			JSON.stringify({ spec, service: { ...service, process: undefined } }),
+		],
 		{ encoding: 'utf8', maxBuffer: 16 * 2 ** 20, stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	const lines = output.trim().split('\n');
@@ -287,7 +307,9 @@ function table(rows: Row[]): string {
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const row of rows) {
-		const what = [row.label, row.mode === 'serial' ? 'serial' : '', row.binary].filter(Boolean).join('; ');
+		const what = [row.label, row.mode === 'serial' ? 'serial' : '', row.binary]
+			.filter(Boolean)
+			.join('; ');
 		lines.push(
 			`| ${what} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${row.failed} |`,
 		);
@@ -307,7 +329,9 @@ function comparison(before: Row[], after: Row[]): string {
 		const b = before.find((row) => key(row) === key(a));
 		const pair = (get: (row: Row) => number, digits = 1) =>
 			b ? `${f(get(b), digits)} → ${f(get(a), digits)}` : f(get(a), digits);
-		const what = [a.label, a.mode === 'serial' ? 'serial' : '', a.binary].filter(Boolean).join('; ');
+		const what = [a.label, a.mode === 'serial' ? 'serial' : '', a.binary]
+			.filter(Boolean)
+			.join('; ');
 		lines.push(
 			`| ${what} | ${a.n} | ${f(a.boundS)} | ${pair((r) => r.wallS)} | ${pair((r) => r.wallS / r.boundS, 2)} | ${pair((r) => r.pollsPerTask, 2)} | ${pair((r) => r.meanLatencyS, 2)} | ${pair((r) => r.p95LatencyS, 2)} | ${pair((r) => r.peakRps, 0)} | ${pair((r) => r.peakRssMb, 0)} |`,
 		);
@@ -315,14 +339,21 @@ function comparison(before: Row[], after: Row[]): string {
 	return lines.join('\n');
 }
 
-const COLORS: Record<string, string> = { fixed: '#1f77b4', uniform: '#2ca02c', queue: '#d62728', stuck: '#ff7f0e' };
+const COLORS: Record<string, string> = {
+	fixed: '#1f77b4',
+	uniform: '#2ca02c',
+	queue: '#d62728',
+	stuck: '#ff7f0e',
+};
 
 /** wall / bound against N, one line per task-time model; `before` dashed when given. */
 function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }>): string {
 	const width = 760;
 	const height = 440;
 	const pad = { left: 70, right: 20, top: 40, bottom: 50 };
-	const all = series.flatMap((s) => s.rows).filter((row) => row.mode === 'concurrent' && !row.binary);
+	const all = series
+		.flatMap((s) => s.rows)
+		.filter((row) => row.mode === 'concurrent' && !row.binary);
 	const ns = [...new Set(all.map((row) => row.n))].sort((a, b) => a - b);
 	const maxRatio = Math.max(1.2, ...all.map((row) => row.wallS / row.boundS)) * 1.1;
 	// N on a log scale: 1 to 1,000 would otherwise crowd the small runs into one corner.
@@ -341,9 +372,12 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 	];
 	for (let tick = 0; tick <= 5; tick++) {
 		const r = (maxRatio / 5) * tick;
-		parts.push(`<text x="${pad.left - 8}" y="${y(r) + 4}" text-anchor="end">${r.toFixed(2)}</text>`);
+		parts.push(
+			`<text x="${pad.left - 8}" y="${y(r) + 4}" text-anchor="end">${r.toFixed(2)}</text>`,
+		);
 	}
-	for (const n of ns) parts.push(`<text x="${x(n)}" y="${y(0) + 18}" text-anchor="middle">${n}</text>`);
+	for (const n of ns)
+		parts.push(`<text x="${x(n)}" y="${y(0) + 18}" text-anchor="middle">${n}</text>`);
 	let legendY = pad.top + 10;
 	for (const { rows, dashed, suffix } of series) {
 		for (const [model, color] of Object.entries(COLORS)) {
@@ -353,13 +387,19 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 				.map((row) => `${x(row.n).toFixed(1)},${y(row.wallS / row.boundS).toFixed(1)}`);
 			if (points.length === 0) continue;
 			const dash = dashed ? ' stroke-dasharray="6 4"' : '';
-			parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.join(' ')}"/>`);
+			parts.push(
+				`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.join(' ')}"/>`,
+			);
 			for (const point of points) {
 				const [px, py] = point.split(',');
 				parts.push(`<circle cx="${px}" cy="${py}" r="3" fill="${color}"/>`);
 			}
-			parts.push(`<line x1="${pad.left + 12}" y1="${legendY - 3}" x2="${pad.left + 32}" y2="${legendY - 3}" stroke="${color}" stroke-width="2"${dash}/>`);
-			parts.push(`<text x="${pad.left + 38}" y="${legendY + 1}">${MODELS[model].label}${suffix}</text>`);
+			parts.push(
+				`<line x1="${pad.left + 12}" y1="${legendY - 3}" x2="${pad.left + 32}" y2="${legendY - 3}" stroke="${color}" stroke-width="2"${dash}/>`,
+			);
+			parts.push(
+				`<text x="${pad.left + 38}" y="${legendY + 1}">${MODELS[model].label}${suffix}</text>`,
+			);
 			legendY += 18;
 		}
 	}
@@ -374,7 +414,9 @@ function writeChart(svg: string, name: string) {
 		execFileSync('rsvg-convert', [svgPath, '-o', join(outDir, `${name}.png`)]);
 		console.log(`Chart: ${join(outDir, `${name}.png`)}`);
 	} catch {
-		console.log(`Chart: ${svgPath} (install librsvg2-bin for the PNG: apt-get install librsvg2-bin)`);
+		console.log(
+			`Chart: ${svgPath} (install librsvg2-bin for the PNG: apt-get install librsvg2-bin)`,
+		);
 	}
 }
 
@@ -409,7 +451,8 @@ async function main() {
 	}
 
 	const models = list('models', 'fixed,uniform,queue,stuck').map((name) => {
-		if (!MODELS[name]) throw new Error(`unknown model ${name} (known: ${Object.keys(MODELS).join(', ')})`);
+		if (!MODELS[name])
+			throw new Error(`unknown model ${name} (known: ${Object.keys(MODELS).join(', ')})`);
 		return MODELS[name];
 	});
 	const sizes = list('n', '1,50,200,1000').map(Number);
@@ -424,16 +467,41 @@ async function main() {
 	for (const n of serial) specs.push({ model: MODELS.fixed, n, mode: 'serial', resultBytes: 0 });
 	if (downloads > 0) {
 		// The baseline without downloads, then the same run bringing each 4K result along.
-		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', binaryMode: 'filesystem', resultBytes });
-		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', download: 'filesystem', resultBytes });
-		specs.push({ model: MODELS.fixed, n: downloads, mode: 'concurrent', download: 'default', resultBytes });
+		specs.push({
+			model: MODELS.fixed,
+			n: downloads,
+			mode: 'concurrent',
+			binaryMode: 'filesystem',
+			resultBytes,
+		});
+		specs.push({
+			model: MODELS.fixed,
+			n: downloads,
+			mode: 'concurrent',
+			download: 'filesystem',
+			resultBytes,
+		});
+		specs.push({
+			model: MODELS.fixed,
+			n: downloads,
+			mode: 'concurrent',
+			download: 'default',
+			resultBytes,
+		});
 	}
 
 	const service = await startServiceProcess();
 	const rows: Row[] = [];
 	const started = Date.now();
 	try {
-		console.log(`Bench: ${specs.length} rows; machine: ${process.arch}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+		console.log(
+			`Bench: ${specs.length} rows; machine: ${process.arch}, load average ${(
+				await import('node:os')
+			)
+				.loadavg()
+				.map((l) => l.toFixed(1))
+				.join(' ')}`,
+		);
 		for (const spec of specs) {
 			const row = await childRow(service, spec);
 			rows.push(row);

@@ -49,7 +49,12 @@ function steps(service: RunningService, maskPng: Buffer): Step[] {
 			node: 'photoEnhancer',
 			items: [
 				{ json: { photo: sample('exterior.png'), preset: 'sky-replacement-sunset-sky' } },
-				{ json: { photo: sample('living-room.png'), preset: 'image-optimization-mls-photo-enhancement' } },
+				{
+					json: {
+						photo: sample('living-room.png'),
+						preset: 'image-optimization-mls-photo-enhancement',
+					},
+				},
 				{ json: { photo: sample('kitchen.png'), preset: 'virtual-twilight-luxury-twilight' } },
 			],
 			parameters: {
@@ -89,7 +94,9 @@ function steps(service: RunningService, maskPng: Buffer): Step[] {
 			items: [
 				{
 					json: {},
-					binary: { mask: { data: maskPng.toString('base64'), mimeType: 'image/png', fileName: 'mask.png' } },
+					binary: {
+						mask: { data: maskPng.toString('base64'), mimeType: 'image/png', fileName: 'mask.png' },
+					},
 				},
 			],
 			parameters: {
@@ -114,7 +121,12 @@ function describeDownload(item: INodeExecutionData): string {
 	return `${file.mimeType} ${size}, ${(bytes.length / 1024).toFixed(0)} kB`;
 }
 
-function toRow(service: RunningService, kind: Kind, item: INodeExecutionData, seconds: string): Row {
+function toRow(
+	service: RunningService,
+	kind: Kind,
+	item: INodeExecutionData,
+	seconds: string,
+): Row {
 	const json = item.json as {
 		id?: string;
 		status?: string;
@@ -140,7 +152,8 @@ function toRow(service: RunningService, kind: Kind, item: INodeExecutionData, se
 	const expectedCredits = row.status === 'Success' ? CREDITS[kind] : 0;
 	if (json.error) row.problem = json.error;
 	else if (row.status !== 'Success') row.problem = `ended ${row.status}`;
-	else if (row.credits !== expectedCredits) row.problem = `charged ${row.credits}, expected ${expectedCredits}`;
+	else if (row.credits !== expectedCredits)
+		row.problem = `charged ${row.credits}, expected ${expectedCredits}`;
 	return row;
 }
 
@@ -155,9 +168,16 @@ function printTable(rows: Row[]): void {
 		['credits', (row) => String(row.credits)],
 		['seconds', (row) => row.seconds],
 	];
-	const cells = [columns.map(([name]) => name), ...rows.map((row) => columns.map(([, cell]) => cell(row)))];
+	const cells = [
+		columns.map(([name]) => name),
+		...rows.map((row) => columns.map(([, cell]) => cell(row))),
+	];
 	const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index].length)));
-	const line = (values: string[]) => values.map((value, index) => value.padEnd(widths[index])).join('  ').trimEnd();
+	const line = (values: string[]) =>
+		values
+			.map((value, index) => value.padEnd(widths[index]))
+			.join('  ')
+			.trimEnd();
 	console.log(line(cells[0]));
 	console.log(line(widths.map((width) => '-'.repeat(width))));
 	for (const values of cells.slice(1)) console.log(line(values));
@@ -171,9 +191,12 @@ async function main(): Promise<number> {
 	});
 	try {
 		const apiKey = service.apiKey;
-		console.log(`Local service ${service.baseUrl}: tasks take ${TASK_SECONDS} s, 4 workers per interface`);
+		console.log(
+			`Local service ${service.baseUrl}: tasks take ${TASK_SECONDS} s, 4 workers per interface`,
+		);
 		const maskResponse = await fetch(`${service.baseUrl}/samples/living-room-mask.png`);
-		if (!maskResponse.ok) throw new Error(`could not fetch the mask sample: HTTP ${maskResponse.status}`);
+		if (!maskResponse.ok)
+			throw new Error(`could not fetch the mask sample: HTTP ${maskResponse.status}`);
 		const maskPng = Buffer.from(await maskResponse.arrayBuffer());
 		const before = service.balance(apiKey);
 		const rows: Row[] = [];
@@ -212,11 +235,16 @@ async function main(): Promise<number> {
 
 		const after = service.balance(apiKey);
 		// What the account should have paid: a task that did not succeed costs nothing.
-		const expected = rows.reduce((sum, row) => sum + (row.status === 'Success' ? CREDITS[row.kind] : 0), 0);
+		const expected = rows.reduce(
+			(sum, row) => sum + (row.status === 'Success' ? CREDITS[row.kind] : 0),
+			0,
+		);
 		console.log('');
 		printTable(rows);
 		console.log('');
-		console.log('(seconds: wall time of the node run the item belongs to; the items of one run are awaited together)');
+		console.log(
+			'(seconds: wall time of the node run the item belongs to; the items of one run are awaited together)',
+		);
 		console.log(`Balance before: ${before}`);
 		console.log(`Balance after:  ${after}`);
 		console.log(
@@ -234,7 +262,9 @@ async function main(): Promise<number> {
 			console.error(`\nDEMO FAILED:\n  ${problems.join('\n  ')}`);
 			return 1;
 		}
-		console.log('\nDemo OK: every item succeeded and the account was charged exactly what the tasks cost.');
+		console.log(
+			'\nDemo OK: every item succeeded and the account was charged exactly what the tasks cost.',
+		);
 		return 0;
 	} finally {
 		await service.close();

@@ -30,7 +30,13 @@ interface Scanner {
 const repo = resolve(__dirname, '..');
 
 /** What a published file may be: the manifest, the docs npm shows, and what n8n loads from dist/. */
-const SHIPPED = [/^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^CHANGELOG\.md$/, /^dist\/.+\.(js|json|svg)$/];
+const SHIPPED = [
+	/^package\.json$/,
+	/^README\.md$/,
+	/^LICENSE(\.md)?$/,
+	/^CHANGELOG\.md$/,
+	/^dist\/.+\.(js|json|svg)$/,
+];
 
 function filesUnder(dir: string): string[] {
 	return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -47,7 +53,8 @@ function inlineDisables(): string[] {
 			readFileSync(join(repo, top, file), 'utf8')
 				.split('\n')
 				.forEach((line, index) => {
-					if (/eslint-disable|eslint-enable|eslint\s+[\w@/-]+\s*:/.test(line)) hits.push(`${top}/${file}:${index + 1}: ${line.trim()}`);
+					if (/eslint-disable|eslint-enable|eslint\s+[\w@/-]+\s*:/.test(line))
+						hits.push(`${top}/${file}:${index + 1}: ${line.trim()}`);
 				});
 		}
 	}
@@ -71,7 +78,10 @@ function report(leg: string, result: ScanResult): number {
 }
 
 function packTarball(into: string): { file: string; unpacked: string } {
-	const out = execFileSync('npm', ['pack', '--pack-destination', into, '--loglevel=error'], { cwd: repo, encoding: 'utf8' });
+	const out = execFileSync('npm', ['pack', '--pack-destination', into, '--loglevel=error'], {
+		cwd: repo,
+		encoding: 'utf8',
+	});
 	const file = join(into, out.trim().split('\n').pop() as string);
 	const unpacked = join(into, 'package');
 	execFileSync('tar', ['-xzf', file, '-C', into]);
@@ -86,11 +96,16 @@ async function main() {
 
 	const disables = inlineDisables();
 	if (disables.length) {
-		console.log(`scan: inline eslint comments in nodes/ or credentials/ (the scanner ignores them):\n  ${disables.join('\n  ')}`);
+		console.log(
+			`scan: inline eslint comments in nodes/ or credentials/ (the scanner ignores them):\n  ${disables.join('\n  ')}`,
+		);
 		failures += disables.length;
 	}
 
-	failures += report('source (n8n SOURCE_FILE_PATTERNS)', await scanner.analyzePackage(repo, scanner.SOURCE_FILE_PATTERNS));
+	failures += report(
+		'source (n8n SOURCE_FILE_PATTERNS)',
+		await scanner.analyzePackage(repo, scanner.SOURCE_FILE_PATTERNS),
+	);
 
 	const work = mkdtempSync(join(tmpdir(), 'ideal-house-scan-'));
 	try {
@@ -98,8 +113,12 @@ async function main() {
 		const shipped = filesUnder(unpacked);
 		const stray = shipped.filter((name) => !SHIPPED.some((pattern) => pattern.test(name)));
 		const kB = (statSync(file).size / 1024).toFixed(1);
-		const unpackedKB = (shipped.reduce((sum, name) => sum + statSync(join(unpacked, name)).size, 0) / 1024).toFixed(1);
-		console.log(`scan: tarball ${relative(work, file)}: ${shipped.length} files, ${kB} kB packed, ${unpackedKB} kB unpacked`);
+		const unpackedKB = (
+			shipped.reduce((sum, name) => sum + statSync(join(unpacked, name)).size, 0) / 1024
+		).toFixed(1);
+		console.log(
+			`scan: tarball ${relative(work, file)}: ${shipped.length} files, ${kB} kB packed, ${unpackedKB} kB unpacked`,
+		);
 		if (stray.length) {
 			console.log(`scan: tarball ships files n8n never loads:\n  ${stray.join('\n  ')}`);
 			failures += stray.length;

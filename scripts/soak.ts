@@ -25,7 +25,16 @@ const option = (name: string, fallback: string) => {
 const totalTasks = Number(option('tasks', '500'));
 const faultRate = Number(option('fault-rate', '0.2'));
 const seed = Number(option('seed', '20261122'));
-const KINDS = ['reset', 'http500', 'http502', 'http503', 'http429', 'code1003', 'truncated', 'malformed'] as const;
+const KINDS = [
+	'reset',
+	'http500',
+	'http502',
+	'http503',
+	'http429',
+	'code1003',
+	'truncated',
+	'malformed',
+] as const;
 
 interface ItemOutcome {
 	node: NodeName;
@@ -38,13 +47,25 @@ interface ItemOutcome {
 }
 
 function parameters(node: NodeName) {
-	const common = { imageUrl: '={{ $json.url }}', options: { pollInterval: 3, timeout: 300, maxRequestsPerSecond: 200 } };
+	const common = {
+		imageUrl: '={{ $json.url }}',
+		options: { pollInterval: 3, timeout: 300, maxRequestsPerSecond: 200 },
+	};
 	return node === 'photoEnhancer'
-		? { operation: 'enhance', presetId: 'sky-replacement-blue-sky-clear-sky', imageSize: '512', ...common }
+		? {
+				operation: 'enhance',
+				presetId: 'sky-replacement-blue-sky-clear-sky',
+				imageSize: '512',
+				...common,
+			}
 		: { operation: 'remove', emptyType: 'whole_house', ...common };
 }
 
-async function runBatch(service: RunningService, node: NodeName, urls: string[]): Promise<ItemOutcome[]> {
+async function runBatch(
+	service: RunningService,
+	node: NodeName,
+	urls: string[],
+): Promise<ItemOutcome[]> {
 	const { items, error } = await runNode({
 		node,
 		parameters: parameters(node),
@@ -92,7 +113,10 @@ async function main() {
 	try {
 		const half = Math.ceil(totalTasks / 2);
 		const urls = (node: NodeName, count: number) =>
-			Array.from({ length: count }, (_, i) => `${service.baseUrl}/samples/living-room.png?${node}=${i}`);
+			Array.from(
+				{ length: count },
+				(_, i) => `${service.baseUrl}/samples/living-room.png?${node}=${i}`,
+			);
 		const batches = await Promise.all([
 			runBatch(service, 'photoEnhancer', urls('photoEnhancer', half)),
 			runBatch(service, 'objectRemover', urls('objectRemover', totalTasks - half)),
@@ -107,10 +131,10 @@ async function main() {
 
 	const problems: string[] = [];
 	const tasksPerUrl = new Map<string, number>();
-	for (const task of tasks) tasksPerUrl.set(String(task.imageUrl), (tasksPerUrl.get(String(task.imageUrl)) ?? 0) + 1);
+	for (const task of tasks)
+		tasksPerUrl.set(String(task.imageUrl), (tasksPerUrl.get(String(task.imageUrl)) ?? 0) + 1);
 	const duplicates = [...tasksPerUrl.values()].filter((count) => count > 1).length;
 	if (duplicates) problems.push(`${duplicates} items created more than one task`);
-
 
 	const reported = new Set(outcomes.filter((outcome) => outcome.id).map((outcome) => outcome.id));
 	const unreported = tasks.filter((task) => !reported.has(task.id));
@@ -119,33 +143,60 @@ async function main() {
 		0,
 	);
 	if (unreported.length !== afterCreateFaults) {
-		problems.push(`${unreported.length} created tasks are missing from the output, but only ${afterCreateFaults} create answers were lost after creation`);
+		problems.push(
+			`${unreported.length} created tasks are missing from the output, but only ${afterCreateFaults} create answers were lost after creation`,
+		);
 	}
 	const outcomeByUrl = new Map(outcomes.map((outcome) => [outcome.url, outcome]));
 	for (const task of unreported) {
 		const outcome = outcomeByUrl.get(String(task.imageUrl));
 		if (!outcome?.description?.includes('may have been created')) {
-			problems.push(`task ${task.id}: its item did not warn that the task may exist (${outcome?.error ?? 'no item'})`);
+			problems.push(
+				`task ${task.id}: its item did not warn that the task may exist (${outcome?.error ?? 'no item'})`,
+			);
 		}
 	}
-	const reportedCredits = outcomes.reduce((sum, outcome) => sum + (outcome.id ? (outcome.creditsCharged ?? 0) : 0), 0);
-	const unreportedCredits = unreported.reduce((sum, task) => sum + (task.refunded ? 0 : task.cost), 0);
+	const reportedCredits = outcomes.reduce(
+		(sum, outcome) => sum + (outcome.id ? (outcome.creditsCharged ?? 0) : 0),
+		0,
+	);
+	const unreportedCredits = unreported.reduce(
+		(sum, task) => sum + (task.refunded ? 0 : task.cost),
+		0,
+	);
 	const kept = stats.credits.charged - stats.credits.refunded;
 	if (kept !== reportedCredits + unreportedCredits) {
-		problems.push(`credits: the service kept ${kept}, the items report ${reportedCredits} (+${unreportedCredits} for lost answers)`);
+		problems.push(
+			`credits: the service kept ${kept}, the items report ${reportedCredits} (+${unreportedCredits} for lost answers)`,
+		);
 	}
-	if (balanceBefore - service.balance(service.apiKey) !== kept) problems.push('the balance does not match the charges');
+	if (balanceBefore - service.balance(service.apiKey) !== kept)
+		problems.push('the balance does not match the charges');
 
 	const count = (predicate: (outcome: ItemOutcome) => boolean) => outcomes.filter(predicate).length;
-	console.log(`Soak: ${outcomes.length} items (${totalTasks} asked), fault rate ${faultRate * 100} % over ${KINDS.join(', ')}, plus latency; ${wallS.toFixed(1)} s`);
-	console.log(`  requests to the API: ${stats.requests.total}; faults injected: ${stats.faults.total} ${JSON.stringify(stats.faults.byKind)}`);
+	console.log(
+		`Soak: ${outcomes.length} items (${totalTasks} asked), fault rate ${faultRate * 100} % over ${KINDS.join(', ')}, plus latency; ${wallS.toFixed(1)} s`,
+	);
+	console.log(
+		`  requests to the API: ${stats.requests.total}; faults injected: ${stats.faults.total} ${JSON.stringify(stats.faults.byKind)}`,
+	);
 	console.log(`  faults by phase: ${JSON.stringify(stats.faults.byPhase)}`);
-	console.log(`  tasks created by the service: ${tasks.length}; Success ${count((o) => o.status === 'Success')}, item errors ${count((o) => Boolean(o.error))} (of which Failed tasks ${count((o) => Boolean(o.error?.includes('failed. Its')))})`);
-	console.log(`  items whose create failed before any task existed: ${count((o) => Boolean(o.error) && !o.id) - unreported.length}`);
-	console.log(`  lost tasks (created, not in the output, not explained by a lost create answer): ${Math.max(0, unreported.length - afterCreateFaults)}`);
-	console.log(`  tasks whose create answer was lost after creation (ids unknowable, items warned): ${unreported.length}`);
+	console.log(
+		`  tasks created by the service: ${tasks.length}; Success ${count((o) => o.status === 'Success')}, item errors ${count((o) => Boolean(o.error))} (of which Failed tasks ${count((o) => Boolean(o.error?.includes('failed. Its')))})`,
+	);
+	console.log(
+		`  items whose create failed before any task existed: ${count((o) => Boolean(o.error) && !o.id) - unreported.length}`,
+	);
+	console.log(
+		`  lost tasks (created, not in the output, not explained by a lost create answer): ${Math.max(0, unreported.length - afterCreateFaults)}`,
+	);
+	console.log(
+		`  tasks whose create answer was lost after creation (ids unknowable, items warned): ${unreported.length}`,
+	);
 	console.log(`  duplicate creates: ${duplicates}`);
-	console.log(`  credits kept by the service: ${kept}; reported by items: ${reportedCredits}; lost-answer tasks: ${unreportedCredits}`);
+	console.log(
+		`  credits kept by the service: ${kept}; reported by items: ${reportedCredits}; lost-answer tasks: ${unreportedCredits}`,
+	);
 	if (problems.length) {
 		console.log(`FAILED:\n - ${problems.join('\n - ')}`);
 		process.exit(1);

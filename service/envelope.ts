@@ -1,4 +1,3 @@
- 
 // The real service is a Java one: task ids are 64-bit longs written as bare JSON numbers, larger
 // than 2^53. JSON.stringify cannot write a BigInt, and a Number would lose digits, so the JSON text
 // is built here and BigInt values are written digit for digit.

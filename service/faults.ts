@@ -1,4 +1,3 @@
- 
 // Fault injection for the four API endpoints, so a client can be tested against the failures a
 // real deployment shows: gateways answering 5xx, rate limiting, dropped connections and bodies
 // cut short. On a create request a fault can hit before the task exists (nothing charged) or after

@@ -1,4 +1,3 @@
- 
 // Typed out from the spec's 11 category lists on purpose: the stand-in must not share the nodes'
 // table, or a typo there would be accepted here too and go unnoticed.
 

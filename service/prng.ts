@@ -1,4 +1,3 @@
- 
 // A seedable generator keeps runs reproducible: the same seed and the same request sequence
 // give the same task ids, failures and injected faults.
 

@@ -1,4 +1,3 @@
- 
 // A FIFO queue served by N workers, computed rather than run: when a task is created its start
 // and end times are fixed from the workers' availability, and its status is derived from the clock
 // whenever it is read. No timers, so tests can drive it with a fake clock and nothing is left

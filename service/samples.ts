@@ -1,4 +1,3 @@
- 
 // Sample inputs served by the service itself, so demos and tests need no outside image host.
 // They are drawn from flat shapes (cheap to encode) and built once, on first request.
 import { encodePng } from './png.ts';

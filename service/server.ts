@@ -434,8 +434,7 @@ class LocalService implements ServiceContext {
 		try {
 			const url = new URL(request.url ?? '/', 'http://localhost');
 			const path = url.pathname;
-			if (path.startsWith('/__admin/'))
-				return await this.handleAdmin(request, response, path, url);
+			if (path.startsWith('/__admin/')) return await this.handleAdmin(request, response, path, url);
 			if (path === '/samples' || path.startsWith('/samples/'))
 				return this.handleSample(request, response, path);
 			if (path.startsWith('/results/')) return this.handleResultImage(request, response, path);

@@ -1,4 +1,3 @@
- 
 // Counters a client's tests read back: how many requests it sent, how many tasks it created and
 // paid for, which faults it survived.
 

@@ -1,4 +1,3 @@
- 
 // Task records and their ids. Ids imitate the real service's 64-bit longs (snowflake-like values
 // far above 2^53), so a client that passes them through a JavaScript Number gets a different id
 // back and fails visibly here instead of in production.

@@ -52,7 +52,10 @@ describe('redaction', () => {
 
 	test('removes the key in every spelling an answer may use, and keeps JSON readable', () => {
 		const body = `{"a":"${echoed}","b":"${encodeURIComponent(echoed)}"}`;
-		expect(JSON.parse(withoutSecrets(body, [echoed]))).toEqual({ a: '[redacted]', b: '[redacted]' });
+		expect(JSON.parse(withoutSecrets(body, [echoed]))).toEqual({
+			a: '[redacted]',
+			b: '[redacted]',
+		});
 	});
 
 	test('removes echoed credential headers whatever their value, and cuts long texts', () => {

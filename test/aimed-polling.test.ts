@@ -88,7 +88,10 @@ describe('polls go where the results are', () => {
 			.query(true)
 			.reply(200, taskResponse('84'));
 
-		await runNode({ node: 'photoEnhancer', parameters: { ...enhance, options: { pollInterval: 5 } } });
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: { ...enhance, options: { pollInterval: 5 } },
+		});
 
 		expect(clock.sleeps).toEqual([5000, 5000, 5000]);
 	});

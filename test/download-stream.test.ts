@@ -49,7 +49,12 @@ const HELD_BACK = 8 * CHUNK;
  * are on disk before it sends the rest. A client that buffers the body before storing it never
  * writes anything until the end, so the server gives up waiting and says so.
  */
-function imageServer(): Promise<{ url: string; baseUrl: string; sawDiskWrites: Promise<boolean>; close(): void }> {
+function imageServer(): Promise<{
+	url: string;
+	baseUrl: string;
+	sawDiskWrites: Promise<boolean>;
+	close(): void;
+}> {
 	let report: (value: boolean) => void = () => {};
 	const sawDiskWrites = new Promise<boolean>((resolve) => (report = resolve));
 	const chunk = Buffer.alloc(CHUNK, 0x5a);
@@ -65,7 +70,9 @@ function imageServer(): Promise<{ url: string; baseUrl: string; sawDiskWrites: P
 		if (request.url?.startsWith('/api/v1/photoEnhancer/result')) {
 			const output = { resultUrl: url, width: 4096, height: 3072 };
 			const task = { status: 'Success', waitNumber: 0, percentage: 100, input: {}, output };
-			response.end(`{"code":0,"message":"success","data":{"id":71,${JSON.stringify(task).slice(1)}}`);
+			response.end(
+				`{"code":0,"message":"success","data":{"id":71,${JSON.stringify(task).slice(1)}}`,
+			);
 			return;
 		}
 		response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(SIZE) });
@@ -145,7 +152,10 @@ test('filesystem mode: a 48 MB result is on disk before its last bytes have arri
 }, 60_000);
 
 test('a helper that hands back a finished body (older n8n, mocks) still gets the image stored', async () => {
-	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 1)]);
+	const png = Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		Buffer.alloc(100, 1),
+	]);
 	const stored: unknown[] = [];
 	const ctx = {
 		getNode: () => ({ name: 'Ideal House' }),
@@ -166,14 +176,22 @@ test('a helper that hands back a finished body (older n8n, mocks) still gets the
 	};
 	const { downloadResultImage } = await import('../nodes/shared/download');
 
-	const binary = await downloadResultImage(ctx as never, '72', 'https://cdn.example.com/r/72', false);
+	const binary = await downloadResultImage(
+		ctx as never,
+		'72',
+		'https://cdn.example.com/r/72',
+		false,
+	);
 
 	expect(binary).toEqual({ data: '', fileName: 'ideal-house-72.png', mimeType: 'image/png' });
 	expect(stored).toEqual([png]);
 });
 
 test("a small result, already fully received, reaches a consumer that reads with 'data' events (n8n 1.x's memory mode)", async () => {
-	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(5000, 7)]);
+	const png = Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		Buffer.alloc(5000, 7),
+	]);
 	const server = http.createServer((_request, response) => {
 		response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
 		response.end(png);
@@ -189,16 +207,27 @@ test("a small result, already fully received, reaches a consumer that reads with
 			// The response as n8n's helper hands it back with `encoding: 'stream'`.
 			httpRequest: async () =>
 				await new Promise((resolve, reject) => {
-					http.get(url, (response) => {
-						// Let the whole body arrive before anyone reads it.
-						setTimeout(
-							() => resolve({ statusCode: response.statusCode, headers: response.headers, body: response }),
-							100,
-						);
-					}).on('error', reject);
+					http
+						.get(url, (response) => {
+							// Let the whole body arrive before anyone reads it.
+							setTimeout(
+								() =>
+									resolve({
+										statusCode: response.statusCode,
+										headers: response.headers,
+										body: response,
+									}),
+								100,
+							);
+						})
+						.on('error', reject);
 				}),
 			// What n8n 1.x's binary data service does in its default (memory) mode.
-			prepareBinaryData: async (data: NodeJS.ReadableStream, fileName: string, mimeType: string) => {
+			prepareBinaryData: async (
+				data: NodeJS.ReadableStream,
+				fileName: string,
+				mimeType: string,
+			) => {
 				const bytes = await new Promise<Buffer>((resolve) => {
 					const chunks: Buffer[] = [];
 					data.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -212,9 +241,15 @@ test("a small result, already fully received, reaches a consumer that reads with
 	try {
 		const binary = await Promise.race([
 			downloadResultImage(ctx as never, '73', url, true),
-			new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the download never ended')), 5000)),
+			new Promise<never>((_resolve, reject) =>
+				setTimeout(() => reject(new Error('the download never ended')), 5000),
+			),
 		]);
-		expect(binary).toEqual({ data: png.toString('base64'), fileName: '73.png', mimeType: 'image/png' });
+		expect(binary).toEqual({
+			data: png.toString('base64'),
+			fileName: '73.png',
+			mimeType: 'image/png',
+		});
 	} finally {
 		server.close();
 	}

@@ -1,4 +1,3 @@
- 
 import nock from 'nock';
 
 import { logLines, runNode } from '../dev/harness/engine';
@@ -35,33 +34,66 @@ describe('error envelopes become errors that say what to do', () => {
 	const cases: Array<[number, string, RegExp, RegExp]> = [
 		[1001, 'image download failed', /1001 \(FAILED\).*image download failed/, /correct the input/i],
 		[1003, 'internal', /1003 \(INTERNAL_ERROR\)/, /retry after a short delay/i],
-		[1011, 'imageUrl is invalid', /1011 \(PARAM_ERROR\).*imageUrl is invalid/, /fix the parameter/i],
-		[5002, 'API_KEY_INVALID', /5002 \(API_KEY_INVALID\)/, /check the API key in the "Ideal House API" credential/i],
-		[9010, 'SCAN_TEXT_ERROR', /9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review/, /rephrase the prompt/i],
-		[9038, 'PROHIBITED_CONTENT', /9038 \(PROHIBITED_CONTENT\).*generated image was rejected/, /different image/i],
-		[9051, 'COINS_NOT_ENOUGH', /9051 \(COINS_NOT_ENOUGH\).*not have enough credits/, /top up credits/i],
+		[
+			1011,
+			'imageUrl is invalid',
+			/1011 \(PARAM_ERROR\).*imageUrl is invalid/,
+			/fix the parameter/i,
+		],
+		[
+			5002,
+			'API_KEY_INVALID',
+			/5002 \(API_KEY_INVALID\)/,
+			/check the API key in the "Ideal House API" credential/i,
+		],
+		[
+			9010,
+			'SCAN_TEXT_ERROR',
+			/9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review/,
+			/rephrase the prompt/i,
+		],
+		[
+			9038,
+			'PROHIBITED_CONTENT',
+			/9038 \(PROHIBITED_CONTENT\).*generated image was rejected/,
+			/different image/i,
+		],
+		[
+			9051,
+			'COINS_NOT_ENOUGH',
+			/9051 \(COINS_NOT_ENOUGH\).*not have enough credits/,
+			/top up credits/i,
+		],
 		[4242, 'something new', /Ideal House error 4242: something new/, /not documented/i],
 	];
 
-	test.each(cases)('code %i on HTTP 200', async (code, message, expectedMessage, expectedAction) => {
-		api().post(PE.create).times(5).reply(200, envelope('null', code, message));
+	test.each(cases)(
+		'code %i on HTTP 200',
+		async (code, message, expectedMessage, expectedAction) => {
+			api()
+				.post(PE.create)
+				.times(5)
+				.reply(200, envelope('null', code, message));
 
-		const { error, items, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
+			const { error, items, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(items).toEqual([]);
-		expect(error?.message).toMatch(expectedMessage);
-		expect(error?.description).toMatch(expectedAction);
-		// 1003 means the task was not created: the create is tried again (5 attempts in all).
-		expect(recorded).toHaveLength(code === 1003 ? 5 : 1);
-		expectNoKey(run);
-	});
+			expect(items).toEqual([]);
+			expect(error?.message).toMatch(expectedMessage);
+			expect(error?.description).toMatch(expectedAction);
+			// 1003 means the task was not created: the create is tried again (5 attempts in all).
+			expect(recorded).toHaveLength(code === 1003 ? 5 : 1);
+			expectNoKey(run);
+		},
+	);
 
 	test.each([
 		[400, 1011, 'presetId unknown'],
 		[500, 1001, 'database down'],
 		[401, 5002, 'bad key'],
 	])('an envelope on HTTP %i keeps the service message', async (status, code, message) => {
-		api().post(PE.create).reply(status, envelope('null', code, message));
+		api()
+			.post(PE.create)
+			.reply(status, envelope('null', code, message));
 		// (a 5xx on a create is not retried: the task may have been created and charged)
 
 		const { error, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
@@ -114,14 +146,20 @@ describe('waiting ends in a verdict', () => {
 
 	test('a timeout fails the item with the task id, so the paid task can be fetched later', async () => {
 		const scope = api().post(PE.create).reply(200, created(BIG_ID));
-		scope.get(PE.result).query({ taskId: BIG_ID }).times(100).reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
+		scope
+			.get(PE.result)
+			.query({ taskId: BIG_ID })
+			.times(100)
+			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
 			parameters: enhance({ options: { timeout: 20, pollInterval: 5 } }),
 		});
 
-		expect(error?.message).toBe(`Task ${BIG_ID} did not finish within 20 s (last status Processing, 30%)`);
+		expect(error?.message).toBe(
+			`Task ${BIG_ID} did not finish within 20 s (last status Processing, 30%)`,
+		);
 		expect(error?.description).toContain(`Get Result operation and task ID ${BIG_ID}`);
 		// 30 % at 5 s and still at 10 s: stalled progress predicts nothing, so polls at 5, 10, 15
 		// and 20 s, then gives up.
@@ -168,10 +206,18 @@ describe('waiting ends in a verdict', () => {
 		pollClock.sleep = async (_ms, signal) => await sleep(20, signal);
 		pollClock.now = () => Date.now();
 		const scope = api().post(PE.create).reply(200, created('5'));
-		scope.get(PE.result).query(true).times(1000).reply(200, taskResponse('5', { status: 'Processing' }));
+		scope
+			.get(PE.result)
+			.query(true)
+			.times(1000)
+			.reply(200, taskResponse('5', { status: 'Processing' }));
 
 		const started = Date.now();
-		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance(), cancelAfterMs: 500 });
+		const { error, items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(),
+			cancelAfterMs: 500,
+		});
 		const pollsAtStop = requestsTo(PE.result).length;
 		await sleep(100);
 
@@ -189,16 +235,23 @@ describe('Continue on Fail and the error output', () => {
 		api()
 			.post(PE.create)
 			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg') ? created('11') : envelope('null', 9051, 'COINS_NOT_ENOUGH'),
+				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
+					? created('11')
+					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
 			)
 			.post(PE.create)
 			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg') ? created('11') : envelope('null', 9051, 'COINS_NOT_ENOUGH'),
+				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
+					? created('11')
+					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
 			)
 			.get(PE.result)
 			.query({ taskId: '11' })
 			.reply(200, taskResponse('11'));
-		return [{ json: { url: 'https://photos.example.com/broke.jpg' } }, { json: { url: 'https://photos.example.com/ok.jpg' } }];
+		return [
+			{ json: { url: 'https://photos.example.com/broke.jpg' } },
+			{ json: { url: 'https://photos.example.com/ok.jpg' } },
+		];
 	}
 
 	test('continue (regular output): the failed item carries its error, the other its result', async () => {
@@ -240,7 +293,11 @@ describe('Continue on Fail and the error output', () => {
 	test('without Continue on Fail, the node error names the item', async () => {
 		const items = twoItemsOneFails();
 
-		const result = await runNode({ node: 'photoEnhancer', parameters: enhance({ imageUrl: '={{ $json.url }}' }), items });
+		const result = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
+			items,
+		});
 
 		expect(result.error?.message).toMatch(/9051/);
 		expect((result.error?.context as { itemIndex?: number })?.itemIndex).toBe(0);

@@ -68,7 +68,9 @@ describe('1. requests to the service never follow a redirect', () => {
 		const elsewhere = await server((_req, res) => sendJson(res, created('666')));
 		const service = await server((req, res) => {
 			if (req.method === redirectOn) {
-				res.writeHead(redirectOn === 'POST' ? 307 : 302, { Location: `${elsewhere.url}${req.url}` });
+				res.writeHead(redirectOn === 'POST' ? 307 : 302, {
+					Location: `${elsewhere.url}${req.url}`,
+				});
 				res.end();
 			} else if (req.method === 'POST') sendJson(res, created('7'));
 			else sendJson(res, taskResponse('7'));
@@ -80,18 +82,21 @@ describe('1. requests to the service never follow a redirect', () => {
 		['a create', 'POST' as const, enhance({ waitForCompletion: false })],
 		['a status check', 'GET' as const, enhance()],
 		['Get Result', 'GET' as const, { operation: 'getResult', taskId: '7' }],
-	])('%s answered with a redirect fails, and the key goes nowhere else', async (_name, method, parameters) => {
-		realTime();
-		const { elsewhere, credentials } = await redirectingService(method);
+	])(
+		'%s answered with a redirect fails, and the key goes nowhere else',
+		async (_name, method, parameters) => {
+			realTime();
+			const { elsewhere, credentials } = await redirectingService(method);
 
-		const { error, items } = await runNode({ node: 'photoEnhancer', parameters, credentials });
+			const { error, items } = await runNode({ node: 'photoEnhancer', parameters, credentials });
 
-		expect(elsewhere.seen).toHaveLength(0);
-		expect(items).toEqual([]);
-		expect(error?.message).toMatch(/moved/);
-		expect(error?.description).toMatch(/check the base URL/i);
-		expect(error?.description).toMatch(/key was not sent/i);
-	});
+			expect(elsewhere.seen).toHaveLength(0);
+			expect(items).toEqual([]);
+			expect(error?.message).toMatch(/moved/);
+			expect(error?.description).toMatch(/check the base URL/i);
+			expect(error?.description).toMatch(/key was not sent/i);
+		},
+	);
 
 	test('a download may follow a redirect, but every hop is checked again', async () => {
 		api().get(PE.result).query(true).twice().reply(200, taskResponse('61'));
@@ -208,7 +213,13 @@ describe('2b. Stop during a download', () => {
 		realTime();
 		const service = await server((req, res) => {
 			if (req.url?.startsWith('/files/')) stall(res, 6000);
-			else sendJson(res, taskResponse('61', { output: { resultUrl: `${service.url}/files/61.png`, width: 1, height: 1 } }));
+			else
+				sendJson(
+					res,
+					taskResponse('61', {
+						output: { resultUrl: `${service.url}/files/61.png`, width: 1, height: 1 },
+					}),
+				);
 		});
 
 		const started = Date.now();
@@ -267,12 +278,28 @@ describe('3. every request has a time limit, and Timeout bounds the whole wait',
 
 describe('4. options are checked before the create, and no option floods the service', () => {
 	test.each([
-		['Timeout from a missing field (NaN)', { timeout: '={{ $json.minutes * 60 }}' }, /^Timeout \(Seconds\) .*\[item 0\]$/],
+		[
+			'Timeout from a missing field (NaN)',
+			{ timeout: '={{ $json.minutes * 60 }}' },
+			/^Timeout \(Seconds\) .*\[item 0\]$/,
+		],
 		['Timeout 0', { timeout: 0 }, /^Timeout \(Seconds\) .*\[item 0\]$/],
 		['Timeout below zero', { timeout: -5 }, /^Timeout \(Seconds\) .*\[item 0\]$/],
-		['Poll Interval from a missing field', { pollInterval: '={{ $json.nothing * 1 }}' }, /^Poll Interval \(Seconds\) .*\[item 0\]$/],
-		['Max Requests per Second 0', { maxRequestsPerSecond: 0 }, /^Max Requests per Second .*\[item 0\]$/],
-		['Max Requests per Second not a number', { maxRequestsPerSecond: '={{ "many" }}' }, /^Max Requests per Second .*\[item 0\]$/],
+		[
+			'Poll Interval from a missing field',
+			{ pollInterval: '={{ $json.nothing * 1 }}' },
+			/^Poll Interval \(Seconds\) .*\[item 0\]$/,
+		],
+		[
+			'Max Requests per Second 0',
+			{ maxRequestsPerSecond: 0 },
+			/^Max Requests per Second .*\[item 0\]$/,
+		],
+		[
+			'Max Requests per Second not a number',
+			{ maxRequestsPerSecond: '={{ "many" }}' },
+			/^Max Requests per Second .*\[item 0\]$/,
+		],
 	])('%s is a field error and nothing is sent', async (_name, options, message) => {
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ options }) });
 
@@ -304,7 +331,10 @@ describe('4. options are checked before the create, and no option floods the ser
 		expect(clock.sleeps[1]).toBeGreaterThanOrEqual(3000);
 	});
 
-	test.each([['a day', '86400'], ['thirty days', '2592000']])(
+	test.each([
+		['a day', '86400'],
+		['thirty days', '2592000'],
+	])(
 		'a create told to come back in %s fails at once as rate-limited, with advice',
 		async (_name, retryAfter) => {
 			api().post(PE.create).reply(429, 'Too Many Requests', { 'Retry-After': retryAfter });
@@ -327,7 +357,10 @@ describe('4. options are checked before the create, and no option floods the ser
 			.times(2)
 			.reply(429, 'Too Many Requests', { 'Retry-After': '86400' });
 
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ options: { timeout: 60 } }) });
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ options: { timeout: 60 } }),
+		});
 
 		expect(error?.message).toMatch(/^Task 4 did not finish within 60 s/);
 		expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60_000);
@@ -336,16 +369,24 @@ describe('4. options are checked before the create, and no option floods the ser
 
 describe('5. what the server or the network says passes one redaction before anyone sees it', () => {
 	test('an HTTP error text that echoes the key', async () => {
-		api().post(PE.create).reply(400, `Bad request. Received headers: APIKEY: ${API_KEY}; Accept: */*`);
+		api()
+			.post(PE.create)
+			.reply(400, `Bad request. Received headers: APIKEY: ${API_KEY}; Accept: */*`);
 
-		const run = await runNode({ node: 'photoEnhancer', parameters: enhance(), onError: 'continueRegularOutput' });
+		const run = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(),
+			onError: 'continueRegularOutput',
+		});
 
 		expect(run.items[0].json.error).toMatch(/HTTP 400/);
 		expectNoKey(run.items, run.error);
 	});
 
 	test('an error envelope whose message quotes the key', async () => {
-		api().post(PE.create).reply(200, envelope('null', 1011, `invalid header value "${API_KEY}"`));
+		api()
+			.post(PE.create)
+			.reply(200, envelope('null', 1011, `invalid header value "${API_KEY}"`));
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -357,9 +398,15 @@ describe('5. what the server or the network says passes one redaction before any
 		api()
 			.get(PE.result)
 			.query(true)
-			.reply(200, taskResponse('8', { input: { headers: { apikey: API_KEY }, note: `key=${API_KEY}` } }));
+			.reply(
+				200,
+				taskResponse('8', { input: { headers: { apikey: API_KEY }, note: `key=${API_KEY}` } }),
+			);
 
-		const run = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId: '8' } });
+		const run = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '8' },
+		});
 
 		expect(run.items[0].json.id).toBe('8');
 		expectNoKey(run.items);
@@ -380,7 +427,9 @@ describe('5. what the server or the network says passes one redaction before any
 	});
 
 	test('a huge echoed message is cut', async () => {
-		api().post(PE.create).reply(200, envelope('null', 1001, 'x'.repeat(100_000)));
+		api()
+			.post(PE.create)
+			.reply(200, envelope('null', 1001, 'x'.repeat(100_000)));
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -396,7 +445,9 @@ describe('6. Download Result fetches only what it should', () => {
 			.query(true)
 			.reply(
 				200,
-				taskResponse('61', { output: resultUrl === undefined ? null : { resultUrl, width: 1, height: 1 } }),
+				taskResponse('61', {
+					output: resultUrl === undefined ? null : { resultUrl, width: 1, height: 1 },
+				}),
 			);
 	}
 	const download = { operation: 'getResult', taskId: '61', options: { downloadResult: true } };
@@ -432,7 +483,13 @@ describe('6. Download Result fetches only what it should', () => {
 			if (req.url?.startsWith('/files/')) {
 				res.writeHead(200, { 'Content-Type': 'image/png' });
 				res.end(TINY_PNG);
-			} else sendJson(res, taskResponse('61', { output: { resultUrl: `${service.url}/files/61.png`, width: 1, height: 1 } }));
+			} else
+				sendJson(
+					res,
+					taskResponse('61', {
+						output: { resultUrl: `${service.url}/files/61.png`, width: 1, height: 1 },
+					}),
+				);
 		});
 
 		const { error, items } = await runNode({
@@ -447,11 +504,15 @@ describe('6. Download Result fetches only what it should', () => {
 
 	test('a page that calls itself image/png is not attached', async () => {
 		finished('https://cdn.ideal.house/results/61.png');
-		nock('https://cdn.ideal.house').get('/results/61.png').reply(200, '<html>login</html>', { 'Content-Type': 'image/png' });
+		nock('https://cdn.ideal.house')
+			.get('/results/61.png')
+			.reply(200, '<html>login</html>', { 'Content-Type': 'image/png' });
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
 
-		expect(error?.message).toMatch(/^The result of task 61 was not downloaded.*not a PNG, JPEG or WebP image/);
+		expect(error?.message).toMatch(
+			/^The result of task 61 was not downloaded.*not a PNG, JPEG or WebP image/,
+		);
 		expect(error?.description).toMatch(/Get Result/);
 	});
 
@@ -480,13 +541,17 @@ describe('6. Download Result fetches only what it should', () => {
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
 
-		expect(error?.message).toMatch(/^The result of task 61 was not downloaded: the service gave no result URL/);
+		expect(error?.message).toMatch(
+			/^The result of task 61 was not downloaded: the service gave no result URL/,
+		);
 	});
 
 	test('a file over the size cap is refused', async () => {
 		limits.downloadMaxBytes = 1000;
 		finished('https://cdn.ideal.house/results/61.png');
-		nock('https://cdn.ideal.house').get('/results/61.png').reply(200, Buffer.concat([TINY_PNG, Buffer.alloc(2000)]));
+		nock('https://cdn.ideal.house')
+			.get('/results/61.png')
+			.reply(200, Buffer.concat([TINY_PNG, Buffer.alloc(2000)]));
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
 
@@ -515,15 +580,23 @@ describe('6. Download Result fetches only what it should', () => {
 });
 
 describe('7. the smaller holes', () => {
-	test.each(['abc', '-1', '1e21', '12345678901234567890123', '12.5', '   ', '18446744073709551616'])(
-		'Get Result refuses the task id %j before sending anything',
-		async (taskId) => {
-			const { error } = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId } });
+	test.each([
+		'abc',
+		'-1',
+		'1e21',
+		'12345678901234567890123',
+		'12.5',
+		'   ',
+		'18446744073709551616',
+	])('Get Result refuses the task id %j before sending anything', async (taskId) => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId },
+		});
 
-			expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
-			expect(recorded).toHaveLength(0);
-		},
-	);
+		expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
+		expect(recorded).toHaveLength(0);
+	});
 
 	test('a task id that reached the node as a number above 2^53 is refused, with advice to pass text', async () => {
 		const { error } = await runNode({
@@ -538,7 +611,10 @@ describe('7. the smaller holes', () => {
 	});
 
 	test('the largest 64-bit id is sent exactly', async () => {
-		api().get(PE.result).query({ taskId: '18446744073709551615' }).reply(200, taskResponse('18446744073709551615'));
+		api()
+			.get(PE.result)
+			.query({ taskId: '18446744073709551615' })
+			.reply(200, taskResponse('18446744073709551615'));
 
 		const { error, items } = await runNode({
 			node: 'photoEnhancer',
@@ -563,7 +639,9 @@ describe('7. the smaller holes', () => {
 				},
 			});
 
-			expect(error?.message).toBe(`Mask Binary Property "${property}" is not on the item (it has no binary data) [item 0]`);
+			expect(error?.message).toBe(
+				`Mask Binary Property "${property}" is not on the item (it has no binary data) [item 0]`,
+			);
 			expect(recorded).toHaveLength(0);
 		},
 	);
@@ -588,29 +666,38 @@ describe('7. the smaller holes', () => {
 	])('the URL %j is sent as %s', async (imageUrl, sent) => {
 		api().post(PE.create).reply(200, created('1'));
 
-		await runNode({ node: 'photoEnhancer', parameters: enhance({ imageUrl, waitForCompletion: false }) });
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl, waitForCompletion: false }),
+		});
 
 		expect((recorded[0].body as { imageUrl: string }).imageUrl).toBe(sent);
 	});
 
-	test.each(['Canceled', 'success'])('an unknown status (%s) ends the wait after a short grace', async (status) => {
-		api()
-			.post(PE.create)
-			.reply(200, created('12'))
-			.get(PE.result)
-			.query(true)
-			.times(50)
-			.reply(200, taskResponse('12', { status }));
+	test.each(['Canceled', 'success'])(
+		'an unknown status (%s) ends the wait after a short grace',
+		async (status) => {
+			api()
+				.post(PE.create)
+				.reply(200, created('12'))
+				.get(PE.result)
+				.query(true)
+				.times(50)
+				.reply(200, taskResponse('12', { status }));
 
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
+			const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(error?.message).toContain(`Task 12 has a status this node does not know: "${status}"`);
-		expect(error?.description).toMatch(/Get Result/);
-		expect(requestsTo(PE.result)).toHaveLength(3);
-	});
+			expect(error?.message).toContain(`Task 12 has a status this node does not know: "${status}"`);
+			expect(error?.description).toMatch(/Get Result/);
+			expect(requestsTo(PE.result)).toHaveLength(3);
+		},
+	);
 
 	test('a huge preset id is not echoed whole', async () => {
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ presetId: 'p'.repeat(1_000_000) }) });
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ presetId: 'p'.repeat(1_000_000) }),
+		});
 
 		expect(error?.message).toMatch(/^Preset/);
 		expect(error!.message.length).toBeLessThan(1000);
@@ -618,7 +705,10 @@ describe('7. the smaller holes', () => {
 	});
 
 	test('the JSON reader keeps "__proto__" a plain key', () => {
-		const value = parseJsonKeepingLongs('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+		const value = parseJsonKeepingLongs('{"__proto__":{"polluted":true},"a":1}') as Record<
+			string,
+			unknown
+		>;
 
 		expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
 		expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
@@ -629,9 +719,15 @@ describe('7. the smaller holes', () => {
 		api()
 			.get(PE.result)
 			.query(true)
-			.reply(200, envelope('{"id":8,"status":"Processing","__proto__":{"status":"Success"},"output":null}'));
+			.reply(
+				200,
+				envelope('{"id":8,"status":"Processing","__proto__":{"status":"Success"},"output":null}'),
+			);
 
-		const { items } = await runNode({ node: 'photoEnhancer', parameters: { operation: 'getResult', taskId: '8' } });
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '8' },
+		});
 
 		expect(items[0].json.status).toBe('Processing');
 	});

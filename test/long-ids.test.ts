@@ -4,7 +4,11 @@ describe('parseJsonKeepingLongs', () => {
 	test('keeps every digit of ids above 2^53, where JSON.parse rounds them', () => {
 		const text = '{"code":0,"message":"ok","data":1839201938475628544}';
 		expect(JSON.parse(text).data).toBe(1839201938475628500);
-		expect(parseJsonKeepingLongs(text)).toEqual({ code: 0, message: 'ok', data: '1839201938475628544' });
+		expect(parseJsonKeepingLongs(text)).toEqual({
+			code: 0,
+			message: 'ok',
+			data: '1839201938475628544',
+		});
 	});
 
 	test('at 2^53 - 1 an integer is still a number; at and above 2^53 it is its exact text', () => {
@@ -43,10 +47,17 @@ describe('parseJsonKeepingLongs', () => {
 		for (const sample of samples) expect(parseJsonKeepingLongs(sample)).toEqual(JSON.parse(sample));
 	});
 
-	test.each(['', '{"code":0,', '{"a":1}x', "{'a':1}", '[1,]', '{"a":01}', '"unterminated', 'nul', '{"a":"\u0001"}'])(
-		'rejects %j as JSON.parse does',
-		(text) => {
-			expect(() => parseJsonKeepingLongs(text)).toThrow(SyntaxError);
-		},
-	);
+	test.each([
+		'',
+		'{"code":0,',
+		'{"a":1}x',
+		"{'a':1}",
+		'[1,]',
+		'{"a":01}',
+		'"unterminated',
+		'nul',
+		'{"a":"\u0001"}',
+	])('rejects %j as JSON.parse does', (text) => {
+		expect(() => parseJsonKeepingLongs(text)).toThrow(SyntaxError);
+	});
 });

@@ -1,8 +1,19 @@
- 
 import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BASE, BIG_ID, OR, TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+import {
+	API_KEY,
+	BASE,
+	BIG_ID,
+	OR,
+	TINY_PNG,
+	api,
+	created,
+	envelope,
+	recorded,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
 
 const PHOTO = 'https://photos.example.com/listing/bedroom.jpg';
 const remove = (parameters: Record<string, unknown> = {}) => ({
@@ -12,7 +23,9 @@ const remove = (parameters: Record<string, unknown> = {}) => ({
 });
 const pngItem = (property = 'data') => ({
 	json: {},
-	binary: { [property]: { data: TINY_PNG.toString('base64'), mimeType: 'image/png', fileName: 'mask.png' } },
+	binary: {
+		[property]: { data: TINY_PNG.toString('base64'), mimeType: 'image/png', fileName: 'mask.png' },
+	},
 });
 
 beforeEach(resetWire);
@@ -27,7 +40,16 @@ function answerCreateAndPoll(id: string, finalStatus = 'Success') {
 		.reply(200, taskResponse(id, { status: 'Unprocessed', waitNumber: 2 }))
 		.get(OR.result)
 		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: finalStatus, output: finalStatus === 'Success' ? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 } : null }));
+		.reply(
+			200,
+			taskResponse(id, {
+				status: finalStatus,
+				output:
+					finalStatus === 'Success'
+						? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
+						: null,
+			}),
+		);
 }
 
 describe('Object Remover: the request body per mode', () => {
@@ -49,7 +71,10 @@ describe('Object Remover: the request body per mode', () => {
 		expect(recorded[0].headers.apikey).toBe(API_KEY);
 		expect(recorded[0].headers['content-type']).toBe('application/json');
 		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, emptyType: 'whole_house' });
-		expect(recorded.slice(1).map((request) => request.query)).toEqual([{ taskId: BIG_ID }, { taskId: BIG_ID }]);
+		expect(recorded.slice(1).map((request) => request.query)).toEqual([
+			{ taskId: BIG_ID },
+			{ taskId: BIG_ID },
+		]);
 		expect(items).toEqual([
 			{
 				json: {
@@ -58,7 +83,11 @@ describe('Object Remover: the request body per mode', () => {
 					waitNumber: 0,
 					percentage: 100,
 					input: {},
-					output: { resultUrl: `https://cdn.ideal.house/r/${BIG_ID}.png`, width: 1600, height: 1200 },
+					output: {
+						resultUrl: `https://cdn.ideal.house/r/${BIG_ID}.png`,
+						width: 1600,
+						height: 1200,
+					},
 					creditsCharged: 1,
 				},
 				pairedItem: { item: 0 },
@@ -100,7 +129,11 @@ describe('Object Remover: the request body per mode', () => {
 			}),
 		});
 
-		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, emptyType: 'single_furniture', maskBase64: base64 });
+		expect(recorded[0].body).toEqual({
+			imageUrl: PHOTO,
+			emptyType: 'single_furniture',
+			maskBase64: base64,
+		});
 	});
 
 	test("single furniture with the item's own file sends the file's bytes as plain base64", async () => {
@@ -108,7 +141,11 @@ describe('Object Remover: the request body per mode', () => {
 
 		await runNode({
 			node: 'objectRemover',
-			parameters: remove({ emptyType: 'single_furniture', maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			parameters: remove({
+				emptyType: 'single_furniture',
+				maskSource: 'binary',
+				maskBinaryProperty: 'mask',
+			}),
 			items: [pngItem('mask')],
 		});
 
@@ -122,13 +159,27 @@ describe('Object Remover: the request body per mode', () => {
 
 describe('Object Remover: results and errors', () => {
 	test('Get Result reads a task id above 2^53 exactly', async () => {
-		api().get(OR.result).query({ taskId: BIG_ID }).reply(200, taskResponse(BIG_ID, { status: 'Processing', waitNumber: 0, percentage: 10 }));
+		api()
+			.get(OR.result)
+			.query({ taskId: BIG_ID })
+			.reply(200, taskResponse(BIG_ID, { status: 'Processing', waitNumber: 0, percentage: 10 }));
 
-		const { items } = await runNode({ node: 'objectRemover', parameters: { operation: 'getResult', taskId: BIG_ID } });
+		const { items } = await runNode({
+			node: 'objectRemover',
+			parameters: { operation: 'getResult', taskId: BIG_ID },
+		});
 
 		expect(recorded).toHaveLength(1);
 		expect(recorded[0].query).toEqual({ taskId: BIG_ID });
-		expect(items[0].json).toEqual({ id: BIG_ID, status: 'Processing', waitNumber: 0, percentage: 10, input: {}, output: null, creditsCharged: 1 });
+		expect(items[0].json).toEqual({
+			id: BIG_ID,
+			status: 'Processing',
+			waitNumber: 0,
+			percentage: 10,
+			input: {},
+			output: null,
+			creditsCharged: 1,
+		});
 	});
 
 	test('a Failed task says its credit was refunded', async () => {
@@ -136,14 +187,22 @@ describe('Object Remover: results and errors', () => {
 
 		const { error } = await runNode({ node: 'objectRemover', parameters: remove() });
 
-		expect(error?.message).toBe('Ideal House Object Remover task 24 failed. Its 1 credit was refunded automatically');
+		expect(error?.message).toBe(
+			'Ideal House Object Remover task 24 failed. Its 1 credit was refunded automatically',
+		);
 	});
 
 	test.each([
-		[1011, 'maskUrl or maskBase64 required', /1011 \(PARAM_ERROR\).*maskUrl or maskBase64 required/],
+		[
+			1011,
+			'maskUrl or maskBase64 required',
+			/1011 \(PARAM_ERROR\).*maskUrl or maskBase64 required/,
+		],
 		[9051, 'COINS_NOT_ENOUGH', /9051 \(COINS_NOT_ENOUGH\)/],
 	])('error code %i is an item error with the service message', async (code, message, expected) => {
-		api().post(OR.create).reply(200, envelope('null', code, message));
+		api()
+			.post(OR.create)
+			.reply(200, envelope('null', code, message));
 
 		const { error, run } = await runNode({ node: 'objectRemover', parameters: remove() });
 
@@ -163,10 +222,16 @@ describe('Object Remover: results and errors', () => {
 				bodies.push(body);
 				return created(String(next++));
 			});
-		scope.get(OR.result).query(true).times(3).reply(200, (uri) => {
-			const id = new URL(uri, BASE).searchParams.get('taskId') as string;
-			return taskResponse(id, { output: { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 8, height: 8 } });
-		});
+		scope
+			.get(OR.result)
+			.query(true)
+			.times(3)
+			.reply(200, (uri) => {
+				const id = new URL(uri, BASE).searchParams.get('taskId') as string;
+				return taskResponse(id, {
+					output: { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 8, height: 8 },
+				});
+			});
 
 		const { items } = await runNode({
 			node: 'objectRemover',
@@ -187,7 +252,11 @@ describe('Object Remover: results and errors', () => {
 		expect(bodies).toEqual(
 			expect.arrayContaining([
 				{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' },
-				{ imageUrl: 'https://p.example.com/2.jpg', emptyType: 'single_furniture', maskBase64: TINY_PNG.toString('base64') },
+				{
+					imageUrl: 'https://p.example.com/2.jpg',
+					emptyType: 'single_furniture',
+					maskBase64: TINY_PNG.toString('base64'),
+				},
 				{ imageUrl: 'https://p.example.com/3.jpg', emptyType: 'whole_house' },
 			]),
 		);
@@ -196,7 +265,10 @@ describe('Object Remover: results and errors', () => {
 		expect(items.every((item) => item.json.status === 'Success')).toBe(true);
 		// Each output belongs to the task its own create returned.
 		const idsByPhoto = Object.fromEntries(
-			(bodies as Array<{ imageUrl: string }>).map((body, index) => [body.imageUrl, String(500 + index)]),
+			(bodies as Array<{ imageUrl: string }>).map((body, index) => [
+				body.imageUrl,
+				String(500 + index),
+			]),
 		);
 		expect(items.map((item) => item.json.id)).toEqual([
 			idsByPhoto['https://p.example.com/1.jpg'],

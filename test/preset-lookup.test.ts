@@ -3,7 +3,8 @@ import { PRESETS } from '../nodes/PhotoEnhancer/presets';
 
 describe('preset lookup: the id for a preset id or name', () => {
 	test('every preset id maps to itself', () => {
-		for (const preset of PRESETS) expect(lookUpPreset(preset.id)).toEqual({ found: true, id: preset.id });
+		for (const preset of PRESETS)
+			expect(lookUpPreset(preset.id)).toEqual({ found: true, id: preset.id });
 	});
 
 	test('every full name "Category: Name" maps to its id, whatever the case', () => {
@@ -33,7 +34,10 @@ describe('preset lookup: the id for a preset id or name', () => {
 			found: false,
 			reason: 'ambiguous',
 			candidates: [
-				{ id: 'image-optimization-real-estate-photo-editing', name: 'Image Optimization: Real Estate Photo Editing' },
+				{
+					id: 'image-optimization-real-estate-photo-editing',
+					name: 'Image Optimization: Real Estate Photo Editing',
+				},
 				{
 					id: 'image-quality-correction-real-estate-photo-editing',
 					name: 'Image Quality Correction: Real Estate Photo Editing',
@@ -75,6 +79,8 @@ describe('preset lookup: the id for a preset id or name', () => {
 	});
 
 	test('candidates are listed with name and id', () => {
-		expect(describePreset(PRESETS[0])).toBe('HDR Merge: HDR Merge (Bracketed Exposures) (hdr-merge-hdr-merge)');
+		expect(describePreset(PRESETS[0])).toBe(
+			'HDR Merge: HDR Merge (Bracketed Exposures) (hdr-merge-hdr-merge)',
+		);
 	});
 });

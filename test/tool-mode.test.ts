@@ -9,7 +9,18 @@ import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, OR, PE, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+import {
+	API_KEY,
+	BIG_ID,
+	OR,
+	PE,
+	api,
+	created,
+	envelope,
+	recorded,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
 
 /** What n8n's tool generation does to the name; the rest of the description is the node's own. */
 function asTool(nodeType: INodeType): INodeType {
@@ -81,7 +92,10 @@ describe('tool variants', () => {
 			.query({ taskId: BIG_ID })
 			.reply(200, taskResponse(BIG_ID));
 
-		const { error } = await runNode({ node: photoTool, parameters: enhance({ presetId: '={{ "Sunset Sky" }}' }) });
+		const { error } = await runNode({
+			node: photoTool,
+			parameters: enhance({ presetId: '={{ "Sunset Sky" }}' }),
+		});
 
 		expect(error).toBeUndefined();
 		expect(recorded[0].body).toEqual({
@@ -92,31 +106,54 @@ describe('tool variants', () => {
 	});
 
 	test.each([
-		['an ambiguous name', 'Real Estate Photo Editing', /matches several presets: Image Optimization: Real Estate Photo Editing \(image-optimization-real-estate-photo-editing\); Image Quality Correction: Real Estate Photo Editing/],
-		['an unknown name', 'Purple Sky', /"Purple Sky" is not a known preset\. Close matches: Sky Replacement: /],
-	])('%s fails before anything is sent, listing the presets it could mean', async (_case, name, message) => {
-		const { error } = await runNode({ node: photoTool, parameters: enhance({ presetId: `={{ ${JSON.stringify(name)} }}` }) });
+		[
+			'an ambiguous name',
+			'Real Estate Photo Editing',
+			/matches several presets: Image Optimization: Real Estate Photo Editing \(image-optimization-real-estate-photo-editing\); Image Quality Correction: Real Estate Photo Editing/,
+		],
+		[
+			'an unknown name',
+			'Purple Sky',
+			/"Purple Sky" is not a known preset\. Close matches: Sky Replacement: /,
+		],
+	])(
+		'%s fails before anything is sent, listing the presets it could mean',
+		async (_case, name, message) => {
+			const { error } = await runNode({
+				node: photoTool,
+				parameters: enhance({ presetId: `={{ ${JSON.stringify(name)} }}` }),
+			});
 
-		expect(error?.message).toMatch(message);
-		expect(recorded).toEqual([]);
-	});
+			expect(error?.message).toMatch(message);
+			expect(recorded).toEqual([]);
+		},
+	);
 
 	test('an error tells the model what to do in its message (9010: rephrase the prompt)', async () => {
-		api().post(PE.create).reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		api()
+			.post(PE.create)
+			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
 
 		const { error, run } = await runNode({
 			node: photoTool,
 			parameters: enhance({ presetId: '', prompt: 'make it look like a crime scene' }),
 		});
 
-		expect(error?.message).toMatch(/Ideal House error 9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review.*Rephrase the prompt/);
+		expect(error?.message).toMatch(
+			/Ideal House error 9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review.*Rephrase the prompt/,
+		);
 		expect(JSON.stringify(run)).not.toContain(API_KEY);
 	});
 
 	test('as a plain node the error message stays as it was, the advice in the description', async () => {
-		api().post(PE.create).reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		api()
+			.post(PE.create)
+			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
 
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ presetId: '', prompt: 'x' }) });
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ presetId: '', prompt: 'x' }),
+		});
 
 		expect(error?.message).not.toMatch(/Rephrase/);
 		expect(error?.description).toMatch(/Rephrase the prompt/);
@@ -128,7 +165,12 @@ describe('tool variants', () => {
 			.reply(200, created('77'))
 			.get(OR.result)
 			.query({ taskId: '77' })
-			.reply(200, taskResponse('77', { output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 } }));
+			.reply(
+				200,
+				taskResponse('77', {
+					output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 },
+				}),
+			);
 
 		const { items, error } = await runNode({
 			node: removerTool,
@@ -136,9 +178,19 @@ describe('tool variants', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(recorded[0].body).toEqual({ imageUrl: 'https://photos.example.com/room.jpg', emptyType: 'whole_house' });
+		expect(recorded[0].body).toEqual({
+			imageUrl: 'https://photos.example.com/room.jpg',
+			emptyType: 'whole_house',
+		});
 		expect(items.map((item) => item.json)).toEqual([
-			{ id: '77', status: 'Success', resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768, creditsCharged: 1 },
+			{
+				id: '77',
+				status: 'Success',
+				resultUrl: 'https://cdn.ideal.house/r/77.png',
+				width: 1024,
+				height: 768,
+				creditsCharged: 1,
+			},
 		]);
 	});
 });

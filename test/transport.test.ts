@@ -9,7 +9,11 @@ import { readEnvelope } from '../nodes/shared/transport';
 const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
 const ctx = { getNode: () => node, getItemIndex: () => 3 } as unknown as IExecuteSingleFunctions;
 
-function response(statusCode: number, body: string, headers: Record<string, string> = {}): IN8nHttpFullResponse {
+function response(
+	statusCode: number,
+	body: string,
+	headers: Record<string, string> = {},
+): IN8nHttpFullResponse {
 	return { statusCode, body, headers };
 }
 
@@ -24,15 +28,19 @@ function errorOf(fn: () => unknown): IdealHouseApiError {
 
 describe('readEnvelope', () => {
 	test('returns data of a success envelope, long ids as exact strings', () => {
-		expect(readEnvelope.call(ctx, response(200, '{"code":0,"message":"ok","data":1839201938475628544}'))).toBe(
-			'1839201938475628544',
-		);
+		expect(
+			readEnvelope.call(ctx, response(200, '{"code":0,"message":"ok","data":1839201938475628544}')),
+		).toBe('1839201938475628544');
 	});
 
 	test('an error code is a NodeApiError for the item, not transient', () => {
-		const error = errorOf(() => readEnvelope.call(ctx, response(200, '{"code":9051,"message":"no coins","data":null}')));
+		const error = errorOf(() =>
+			readEnvelope.call(ctx, response(200, '{"code":9051,"message":"no coins","data":null}')),
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins');
+		expect(error.message).toBe(
+			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins',
+		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.transient).toBeUndefined();
 	});
@@ -48,7 +56,9 @@ describe('readEnvelope', () => {
 	});
 
 	test('Retry-After is read in seconds', () => {
-		const error = errorOf(() => readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })));
+		const error = errorOf(() =>
+			readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })),
+		);
 		expect(error.transient).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
 	});
 

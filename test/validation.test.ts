@@ -1,8 +1,18 @@
- 
 import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BASE, OR, PE, TINY_PNG, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import {
+	API_KEY,
+	BASE,
+	OR,
+	PE,
+	TINY_PNG,
+	api,
+	created,
+	recorded,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
 
 beforeEach(() => {
 	resetWire();
@@ -36,13 +46,45 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 
 	test.each([
 		['an empty image URL', { imageUrl: '   ' }, 'Image URL is empty [item 0]'],
-		['a relative image URL', { imageUrl: '/photos/a.jpg' }, 'Image URL must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]'],
-		['an ftp image URL', { imageUrl: 'ftp://photos.example.com/a.jpg' }, 'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]'],
-		['no preset and no prompt', { presetId: '', prompt: '  ' }, 'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]'],
-		['an unknown preset from an expression', { presetId: '={{ "sky-replacement-purple-sky" }}' }, 'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]'],
-		['a size the service does not offer', { imageSize: '={{ "8K" }}' }, 'Image Size must be one of 512, 1K, 2K, 4K (got "8K") [item 0]'],
-		['an empty list of URLs', { imageInput: 'urls', imageUrls: [] }, 'Image URLs is empty [item 0]'],
-		['one bad URL in a list', { imageInput: 'urls', imageUrls: ['https://a.example.com/1.jpg', 'not a url'], presetId: 'hdr-merge-hdr-merge' }, 'Image URLs #2 must be an absolute http(s) URL (got "not a url") [item 0]'],
+		[
+			'a relative image URL',
+			{ imageUrl: '/photos/a.jpg' },
+			'Image URL must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]',
+		],
+		[
+			'an ftp image URL',
+			{ imageUrl: 'ftp://photos.example.com/a.jpg' },
+			'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
+		],
+		[
+			'no preset and no prompt',
+			{ presetId: '', prompt: '  ' },
+			'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]',
+		],
+		[
+			'an unknown preset from an expression',
+			{ presetId: '={{ "sky-replacement-purple-sky" }}' },
+			'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
+		],
+		[
+			'a size the service does not offer',
+			{ imageSize: '={{ "8K" }}' },
+			'Image Size must be one of 512, 1K, 2K, 4K (got "8K") [item 0]',
+		],
+		[
+			'an empty list of URLs',
+			{ imageInput: 'urls', imageUrls: [] },
+			'Image URLs is empty [item 0]',
+		],
+		[
+			'one bad URL in a list',
+			{
+				imageInput: 'urls',
+				imageUrls: ['https://a.example.com/1.jpg', 'not a url'],
+				presetId: 'hdr-merge-hdr-merge',
+			},
+			'Image URLs #2 must be an absolute http(s) URL (got "not a url") [item 0]',
+		],
 	])('%s', async (_name, parameters, message) => {
 		const error = await expectRejected('photoEnhancer', enhance(parameters), message);
 		expect(error?.description).toBeTruthy();
@@ -52,12 +94,17 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',
 			parameters: enhance({ imageUrl: '={{ $json.url }}', waitForCompletion: false }),
-			items: [{ json: { url: 'https://photos.example.com/ok.jpg' } }, { json: { url: 'photos/bad.jpg' } }],
+			items: [
+				{ json: { url: 'https://photos.example.com/ok.jpg' } },
+				{ json: { url: 'photos/bad.jpg' } },
+			],
 			onError: 'continueRegularOutput',
 		});
 
 		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 10 });
-		expect(items[1].json.error).toBe('Image URL must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]');
+		expect(items[1].json.error).toBe(
+			'Image URL must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]',
+		);
 		expect(recorded.filter((request) => request.path === PE.create)).toHaveLength(1);
 	});
 });
@@ -71,13 +118,41 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 	});
 
 	test.each([
-		['a missing image URL', { emptyType: 'whole_house', imageUrl: '={{ $json.photo }}' }, 'Image URL is empty [item 0]'],
-		['a non-http image URL', { emptyType: 'whole_house', imageUrl: 'file:///tmp/room.jpg' }, 'Image URL must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]'],
-		['an empty mask URL', { maskSource: 'url', maskUrl: '={{ $json.mask }}' }, 'Mask URL is empty [item 0]'],
-		['an empty base64 mask', { maskSource: 'base64', maskBase64: ' ' }, 'Mask (Base64) is empty [item 0]'],
-		['base64 that is not base64', { maskSource: 'base64', maskBase64: 'this is *not* base64!' }, 'Mask (Base64) is not valid base64 [item 0]'],
-		['base64 that is not an image', { maskSource: 'base64', maskBase64: Buffer.from('hello mask').toString('base64') }, 'Mask (Base64) is not a PNG, JPEG or WebP image [item 0]'],
-		['a removal mode from an expression that does not exist', { emptyType: '={{ "half_house" }}', maskUrl: 'https://a.example.com/m.png', maskBase64: 'x' }, 'Removal Mode must be whole_house or single_furniture (got "half_house") [item 0]'],
+		[
+			'a missing image URL',
+			{ emptyType: 'whole_house', imageUrl: '={{ $json.photo }}' },
+			'Image URL is empty [item 0]',
+		],
+		[
+			'a non-http image URL',
+			{ emptyType: 'whole_house', imageUrl: 'file:///tmp/room.jpg' },
+			'Image URL must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]',
+		],
+		[
+			'an empty mask URL',
+			{ maskSource: 'url', maskUrl: '={{ $json.mask }}' },
+			'Mask URL is empty [item 0]',
+		],
+		[
+			'an empty base64 mask',
+			{ maskSource: 'base64', maskBase64: ' ' },
+			'Mask (Base64) is empty [item 0]',
+		],
+		[
+			'base64 that is not base64',
+			{ maskSource: 'base64', maskBase64: 'this is *not* base64!' },
+			'Mask (Base64) is not valid base64 [item 0]',
+		],
+		[
+			'base64 that is not an image',
+			{ maskSource: 'base64', maskBase64: Buffer.from('hello mask').toString('base64') },
+			'Mask (Base64) is not a PNG, JPEG or WebP image [item 0]',
+		],
+		[
+			'a removal mode from an expression that does not exist',
+			{ emptyType: '={{ "half_house" }}', maskUrl: 'https://a.example.com/m.png', maskBase64: 'x' },
+			'Removal Mode must be whole_house or single_furniture (got "half_house") [item 0]',
+		],
 	])('%s', async (_name, parameters, message) => {
 		await expectRejected('objectRemover', single(parameters), message);
 	});
@@ -92,7 +167,12 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 	test('a removal mode given per item by expression needs no mask field filled in for Whole House items', async () => {
 		const { items } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://p.example.com/1.jpg', emptyType: '={{ $json.mode }}', waitForCompletion: false },
+			parameters: {
+				operation: 'remove',
+				imageUrl: 'https://p.example.com/1.jpg',
+				emptyType: '={{ $json.mode }}',
+				waitForCompletion: false,
+			},
 			items: [{ json: { mode: 'whole_house' } }, { json: { mode: 'single_furniture' } }],
 			onError: 'continueRegularOutput',
 		});
@@ -100,9 +180,13 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 1 });
 		expect(items[1].json).toEqual({
 			error: 'Mask URL is empty [item 1]',
-			details: { description: 'Give the address of an image the service can download (https://…).' },
+			details: {
+				description: 'Give the address of an image the service can download (https://…).',
+			},
 		});
-		expect(recorded.map((request) => request.body)).toEqual([{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' }]);
+		expect(recorded.map((request) => request.body)).toEqual([
+			{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' },
+		]);
 	});
 
 	test('a refused item keeps its link to its input on the error output', async () => {
@@ -147,7 +231,14 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 			'objectRemover',
 			single({ maskSource: 'binary' }),
 			'Mask Binary Property "data" is not a PNG, JPEG or WebP image [item 0]',
-			[{ json: {}, binary: { data: { data: Buffer.from('%PDF-1.7 fake').toString('base64'), mimeType: 'image/png' } } }],
+			[
+				{
+					json: {},
+					binary: {
+						data: { data: Buffer.from('%PDF-1.7 fake').toString('base64'), mimeType: 'image/png' },
+					},
+				},
+			],
 		);
 	});
 
@@ -183,7 +274,11 @@ describe('the credential', () => {
 
 		const { items, error } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/room.jpg', waitForCompletion: false },
+			parameters: {
+				operation: 'remove',
+				imageUrl: 'https://photos.example.com/room.jpg',
+				waitForCompletion: false,
+			},
 			credentials: { apiKey: 'local-dev-key', baseUrl: 'http://127.0.0.1:8787/' },
 		});
 

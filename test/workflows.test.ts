@@ -11,7 +11,8 @@ describe('release workflows check', () => {
 	let folder: string;
 	beforeEach(() => {
 		folder = mkdtempSync(join(tmpdir(), 'workflows-'));
-		for (const file of ['ci.yml', 'publish.yml']) copyFileSync(join(shipped, file), join(folder, file));
+		for (const file of ['ci.yml', 'publish.yml'])
+			copyFileSync(join(shipped, file), join(folder, file));
 	});
 	afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -29,7 +30,9 @@ describe('release workflows check', () => {
 	it('refuses a publish job without the OIDC permission npm provenance needs', async () => {
 		edit('publish.yml', 'id-token: write', 'id-token: none');
 		expect(await checkWorkflows(folder)).toEqual([
-			expect.stringContaining('publish.yml: job publish needs exactly permissions id-token: write, contents: read'),
+			expect.stringContaining(
+				'publish.yml: job publish needs exactly permissions id-token: write, contents: read',
+			),
 		]);
 	});
 

@@ -1,6 +1,12 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
+import {
+	commonDescription,
+	operationField,
+	optionsField,
+	taskIdField,
+	waitForCompletionField,
+} from '../shared/fields';
 import { toolDescriptionField } from '../shared/tool';
 import { REMOVE, removeFields, removeOperation } from './descriptions/remove';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
@@ -10,7 +16,10 @@ export class ObjectRemover implements INodeType {
 		...commonDescription,
 		displayName: 'Ideal House Object Remover',
 		name: 'objectRemover',
-		icon: { light: 'file:../../icons/idealHouse.svg', dark: 'file:../../icons/idealHouse.dark.svg' },
+		icon: {
+			light: 'file:../../icons/idealHouse.svg',
+			dark: 'file:../../icons/idealHouse.dark.svg',
+		},
 		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get result" : "Remove objects" }}',
 		description: 'Remove furniture from interior photos with Ideal House AI (1 credit per task)',
 		defaults: { name: 'Ideal House Object Remover' },

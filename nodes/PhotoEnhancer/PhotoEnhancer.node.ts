@@ -1,6 +1,12 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { commonDescription, operationField, optionsField, taskIdField, waitForCompletionField } from '../shared/fields';
+import {
+	commonDescription,
+	operationField,
+	optionsField,
+	taskIdField,
+	waitForCompletionField,
+} from '../shared/fields';
 import { toolDescriptionField } from '../shared/tool';
 import { ENHANCE, enhanceFields, enhanceOperation } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
@@ -11,9 +17,13 @@ export class PhotoEnhancer implements INodeType {
 		...commonDescription,
 		displayName: 'Ideal House Photo Enhancer',
 		name: 'photoEnhancer',
-		icon: { light: 'file:../../icons/idealHouse.svg', dark: 'file:../../icons/idealHouse.dark.svg' },
+		icon: {
+			light: 'file:../../icons/idealHouse.svg',
+			dark: 'file:../../icons/idealHouse.dark.svg',
+		},
 		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get result" : "Enhance photo" }}',
-		description: 'Enhance real-estate photos with Ideal House AI presets or prompts (10 credits per task)',
+		description:
+			'Enhance real-estate photos with Ideal House AI presets or prompts (10 credits per task)',
 		defaults: { name: 'Ideal House Photo Enhancer' },
 		usableAsTool: true,
 		hints: [

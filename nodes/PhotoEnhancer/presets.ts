@@ -93,7 +93,10 @@ export const PRESET_CATEGORIES: PresetCategory[] = [
 			['color-correction', 'Color Correction'],
 			['highlight-recovery', 'Highlight Recovery'],
 			['shadow-recovery', 'Shadow Recovery'],
-			['reduce-highlights-in-my-image-to-balance-exposure', 'Reduce Highlights in my Image to Balance Exposure'],
+			[
+				'reduce-highlights-in-my-image-to-balance-exposure',
+				'Reduce Highlights in my Image to Balance Exposure',
+			],
 			['color-cast-removal', 'Color Cast Removal'],
 			['tungsten-daylight-mix-correction', 'Tungsten/Daylight Mix Correction'],
 			['warm-tone-enhancement', 'Warm Tone Enhancement'],
@@ -225,7 +228,10 @@ export interface Preset {
 export const PRESETS: Preset[] = [
 	{ id: HDR_MERGE_PRESET_ID, name: 'HDR Merge: HDR Merge (Bracketed Exposures)' },
 	...PRESET_CATEGORIES.flatMap((category) =>
-		category.presets.map(([slug, name]) => ({ id: `${category.id}-${slug}`, name: `${category.name}: ${name}` })),
+		category.presets.map(([slug, name]) => ({
+			id: `${category.id}-${slug}`,
+			name: `${category.name}: ${name}`,
+		})),
 	),
 ];
 

@@ -37,8 +37,13 @@ function ipv6Groups(host: string): number[] | undefined {
 	const side = (text: string) => (text === '' ? [] : text.split(':'));
 	const head = side(halves[0]);
 	const tail = halves.length === 2 ? side(halves[1]) : [];
-	const groups = [...head, ...Array<string>(halves.length === 2 ? 8 - head.length - tail.length : 0).fill('0'), ...tail];
-	if (groups.length !== 8 || !groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return undefined;
+	const groups = [
+		...head,
+		...Array<string>(halves.length === 2 ? 8 - head.length - tail.length : 0).fill('0'),
+		...tail,
+	];
+	if (groups.length !== 8 || !groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group)))
+		return undefined;
 	return groups.map((group) => parseInt(group, 16));
 }
 
@@ -51,7 +56,8 @@ function isLocalIpv6(groups: number[]): boolean {
 	if ((first & 0xff00) === 0xff00) return true; // multicast
 	// IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address.
 	const mapped = allZeroUpTo(5) && groups[5] === 0xffff;
-	const nat64 = first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+	const nat64 =
+		first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
 	if (mapped || nat64) {
 		return isLocalIpv4([groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff]);
 	}
@@ -60,7 +66,10 @@ function isLocalIpv6(groups: number[]): boolean {
 
 /** Whether a URL's hostname (as `new URL()` normalises it) points into a local network. */
 export function isLocalHost(hostname: string): boolean {
-	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+	const host = hostname
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '');
 	const v4 = ipv4Parts(host);
 	if (v4) return isLocalIpv4(v4);
 	const v6 = ipv6Groups(host);

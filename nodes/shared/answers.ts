@@ -9,7 +9,10 @@ import { taskFromResult, taskIdFromCreate } from './task';
 import { readEnvelope, type ServiceResponse } from './transport';
 
 /** What the node makes of the service's answer: to a create call, and to a Get Result call. */
-export type Answer = (this: IExecuteSingleFunctions, response: ServiceResponse) => Promise<INodeExecutionData[]>;
+export type Answer = (
+	this: IExecuteSingleFunctions,
+	response: ServiceResponse,
+) => Promise<INodeExecutionData[]>;
 
 /** From here on the task exists: a failure names it and what it cost, and the create is never sent again. */
 function aboutTask(
@@ -45,7 +48,10 @@ function logCreated(ctx: IExecuteSingleFunctions, kind: TaskKind, taskId: string
 
 /** After a create call: the new task, or — with Wait for Completion — its final state. */
 export function answerToCreate(kind: TaskKind): Answer {
-	return async function (this: IExecuteSingleFunctions, response: ServiceResponse): Promise<INodeExecutionData[]> {
+	return async function (
+		this: IExecuteSingleFunctions,
+		response: ServiceResponse,
+	): Promise<INodeExecutionData[]> {
 		const taskId = taskIdFromCreate(this, readEnvelope.call(this, response, response.secrets));
 		logCreated(this, kind, taskId);
 		const charged = creditsCharged(kind, 'Unprocessed');
@@ -65,7 +71,10 @@ export function answerToCreate(kind: TaskKind): Answer {
 
 /** After a Get Result call: the task as the service reports it now. */
 export function answerToRead(kind: TaskKind): Answer {
-	return async function (this: IExecuteSingleFunctions, response: ServiceResponse): Promise<INodeExecutionData[]> {
+	return async function (
+		this: IExecuteSingleFunctions,
+		response: ServiceResponse,
+	): Promise<INodeExecutionData[]> {
 		const taskId = String(this.getNodeParameter('taskId', '')).trim();
 		try {
 			const task = taskFromResult(this, readEnvelope.call(this, response, response.secrets));

@@ -19,12 +19,14 @@ export const API_CODES: Record<number, CodeInfo> = {
 	1011: {
 		name: 'PARAM_ERROR',
 		meaning: 'A request parameter is missing or invalid',
-		action: 'Fix the parameter the service message names (for example the image URL or the mask) and run again.',
+		action:
+			'Fix the parameter the service message names (for example the image URL or the mask) and run again.',
 	},
 	5002: {
 		name: 'API_KEY_INVALID',
 		meaning: 'The API key is missing or invalid',
-		action: 'Check the API key in the "Ideal House API" credential (copy it again from your Ideal House account).',
+		action:
+			'Check the API key in the "Ideal House API" credential (copy it again from your Ideal House account).',
 	},
 	9010: {
 		name: 'SCAN_TEXT_ERROR',
@@ -39,6 +41,7 @@ export const API_CODES: Record<number, CodeInfo> = {
 	9051: {
 		name: 'COINS_NOT_ENOUGH',
 		meaning: 'The account does not have enough credits',
-		action: 'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.',
+		action:
+			'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.',
 	},
 };

@@ -1,4 +1,9 @@
-import type { IBinaryData, IExecuteSingleFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
 
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
@@ -59,7 +64,8 @@ interface ReadableClass {
 function readableClassOf(stream: ByteStream): ReadableClass | undefined {
 	for (let proto = Object.getPrototypeOf(stream); proto; proto = Object.getPrototypeOf(proto)) {
 		const candidate = (proto as { constructor?: { name?: string; from?: unknown } }).constructor;
-		if (candidate?.name === 'Readable' && typeof candidate.from === 'function') return candidate as unknown as ReadableClass;
+		if (candidate?.name === 'Readable' && typeof candidate.from === 'function')
+			return candidate as unknown as ReadableClass;
 	}
 	return undefined;
 }
@@ -194,7 +200,8 @@ export async function downloadResultImage(
 ): Promise<IBinaryData> {
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
-	const stopped = () => stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
+	const stopped = () =>
+		stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
 	let url: URL;
 	try {
 		url = new URL(address);
@@ -209,10 +216,15 @@ export async function downloadResultImage(
 		const failed = (error: unknown): IdealHouseError => {
 			if (stop.aborted) return stopped();
 			if (deadline.aborted) {
-				return downloadError(ctx, taskId, `the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`, {
-					reason: 'no answer in time',
-					notProcessed: false,
-				});
+				return downloadError(
+					ctx,
+					taskId,
+					`the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`,
+					{
+						reason: 'no answer in time',
+						notProcessed: false,
+					},
+				);
 			}
 			const failure = networkError.call(ctx, error, secrets);
 			const code = networkCode(error);
@@ -243,7 +255,8 @@ export async function downloadResultImage(
 		const location = response.headers?.location;
 		if (status >= 300 && status < 400 && typeof location === 'string') {
 			stream?.destroy();
-			if (hop >= limits.downloadMaxRedirects) throw downloadError(ctx, taskId, 'too many redirects');
+			if (hop >= limits.downloadMaxRedirects)
+				throw downloadError(ctx, taskId, 'too many redirects');
 			try {
 				url = new URL(location, url);
 			} catch {
@@ -252,15 +265,28 @@ export async function downloadResultImage(
 			continue;
 		}
 		if (status >= 300) {
-			const text = (stream ? await readSome(stream).catch(() => Buffer.alloc(0)) : (whole as Buffer)).toString('utf8');
-			const snippet = redact(text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), secrets, 200);
+			const text = (
+				stream ? await readSome(stream).catch(() => Buffer.alloc(0)) : (whole as Buffer)
+			).toString('utf8');
+			const snippet = redact(
+				text
+					.replace(/<[^>]*>/g, ' ')
+					.replace(/\s+/g, ' ')
+					.trim(),
+				secrets,
+				200,
+			);
 			const transient = status === 429 || status >= 500;
 			throw downloadError(
 				ctx,
 				taskId,
 				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
 				transient
-					? { reason: `HTTP ${status}`, notProcessed: false, retryAfterMs: retryAfterMs(response.headers) }
+					? {
+							reason: `HTTP ${status}`,
+							notProcessed: false,
+							retryAfterMs: retryAfterMs(response.headers),
+						}
 					: undefined,
 			);
 		}
@@ -281,7 +307,10 @@ export async function downloadResultImage(
 		if (!sniffed) {
 			stream?.destroy();
 			const contentType = response.headers?.['content-type'];
-			const said = typeof contentType === 'string' ? ` (the host called it ${bounded(contentType.split(';')[0], 60)})` : '';
+			const said =
+				typeof contentType === 'string'
+					? ` (the host called it ${bounded(contentType.split(';')[0], 60)})`
+					: '';
 			throw downloadError(ctx, taskId, `the file is not a PNG, JPEG or WebP image${said}`);
 		}
 		let binary: IBinaryData;
@@ -300,7 +329,8 @@ export async function downloadResultImage(
 			throw failed(error);
 		}
 		const stored = storedBytes(binary);
-		if (stored !== undefined && stored > limits.downloadMaxBytes) throw tooLarge(ctx, taskId, stored);
+		if (stored !== undefined && stored > limits.downloadMaxBytes)
+			throw tooLarge(ctx, taskId, stored);
 		return binary;
 	}
 }

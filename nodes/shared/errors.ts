@@ -50,7 +50,12 @@ export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
 	declare creditsCharged?: number;
 	declare refunded?: boolean;
 
-	constructor(node: INode, response: JsonObject, options: ApiErrorOptions, meaning: ErrorMeaning = {}) {
+	constructor(
+		node: INode,
+		response: JsonObject,
+		options: ApiErrorOptions,
+		meaning: ErrorMeaning = {},
+	) {
 		super(node, response, options);
 		this.name = 'NodeApiError';
 		Object.assign(this, meaning);
@@ -65,7 +70,12 @@ export class IdealHouseItemError extends NodeOperationError implements ErrorMean
 	declare creditsCharged?: number;
 	declare refunded?: boolean;
 
-	constructor(node: INode, error: string | Error, options: ItemErrorOptions, meaning: ErrorMeaning = {}) {
+	constructor(
+		node: INode,
+		error: string | Error,
+		options: ItemErrorOptions,
+		meaning: ErrorMeaning = {},
+	) {
 		super(node, error, options);
 		this.name = 'NodeOperationError';
 		Object.assign(this, meaning);

@@ -122,7 +122,8 @@ export function optionsField(createOperation: string): INodeProperties {
 					{
 						name: 'Output the Last Status',
 						value: 'returnLastStatus',
-						description: 'Output the task as last seen (e.g. Processing), to finish it later with Get Result',
+						description:
+							'Output the task as last seen (e.g. Processing), to finish it later with Get Result',
 					},
 				],
 				displayOptions: { show: { '/operation': [createOperation] } },
@@ -132,7 +133,11 @@ export function optionsField(createOperation: string): INodeProperties {
 				name: 'pollInterval',
 				type: 'number',
 				default: DEFAULT_POLL_INTERVAL_SECONDS,
-				typeOptions: { minValue: POLL_INTERVAL.min, maxValue: POLL_INTERVAL.max, numberPrecision: 1 },
+				typeOptions: {
+					minValue: POLL_INTERVAL.min,
+					maxValue: POLL_INTERVAL.max,
+					numberPrecision: 1,
+				},
 				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
 				displayOptions: { show: { '/operation': [createOperation] } },
 			},

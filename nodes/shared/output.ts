@@ -1,4 +1,9 @@
-import type { IBinaryData, IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, KINDS, type TaskKind } from './api';
 import { isLocalHost } from './addresses';
@@ -46,7 +51,11 @@ async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IB
 			} catch {
 				// Stopped: reported below.
 			}
-			if (stop.aborted) throw stoppedError(ctx, `Execution stopped while downloading the result of task ${task.id}`);
+			if (stop.aborted)
+				throw stoppedError(
+					ctx,
+					`Execution stopped while downloading the result of task ${task.id}`,
+				);
 		}
 	}
 }

@@ -111,7 +111,10 @@ export class PollSchedule {
 		}
 		const previous = this.predictedFinish;
 		const earlier = this.earliestFinish ?? 0;
-		const tolerance = Math.max(AGREEMENT_MIN_MS, AGREEMENT_SHARE * (window.latest - this.notStartedAt));
+		const tolerance = Math.max(
+			AGREEMENT_MIN_MS,
+			AGREEMENT_SHARE * (window.latest - this.notStartedAt),
+		);
 		if (
 			previous !== undefined &&
 			(window.latest < earlier - tolerance || window.earliest > previous + tolerance)
@@ -141,7 +144,10 @@ export class PollSchedule {
 	 * a task that queued unseen before it started: then a second reading, one interval later,
 	 * gives the pace, and the two together place the poll.
 	 */
-	private finishWindow(at: number, percentage: number): { earliest: number; latest: number } | undefined {
+	private finishWindow(
+		at: number,
+		percentage: number,
+	): { earliest: number; latest: number } | undefined {
 		const start = this.notStartedAt;
 		// Started no sooner than `start`, so at most this slow: linear progress ends by then.
 		const bySighting = start + ((at - start) * 100) / percentage;
@@ -157,7 +163,8 @@ export class PollSchedule {
 		if (elapsed <= 0 || percentage === this.anchor.percentage) return undefined;
 		const fastest = (percentage + 1 - this.anchor.percentage) / elapsed;
 		const slowest = (percentage - this.anchor.percentage - 1) / elapsed;
-		const latest = slowest > 0 ? Math.min(bySighting, at + (100 - percentage) / slowest) : bySighting;
+		const latest =
+			slowest > 0 ? Math.min(bySighting, at + (100 - percentage) / slowest) : bySighting;
 		const earliest = Math.min(latest, at + (99 - percentage) / fastest);
 		return { earliest, latest };
 	}

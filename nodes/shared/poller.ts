@@ -47,7 +47,8 @@ function describe(task: Task | undefined): string {
 	if (!task) return 'no status received yet';
 	const parts = [`last status ${task.status}`];
 	if (typeof task.percentage === 'number') parts.push(`${task.percentage}%`);
-	if (typeof task.waitNumber === 'number' && task.waitNumber > 0) parts.push(`${task.waitNumber} tasks ahead`);
+	if (typeof task.waitNumber === 'number' && task.waitNumber > 0)
+		parts.push(`${task.waitNumber} tasks ahead`);
 	return parts.join(', ');
 }
 
@@ -67,9 +68,15 @@ export interface CheckedWaitOptions extends IDataObject {
 	onTimeout?: string;
 }
 
-function positiveNumber(ctx: IExecuteSingleFunctions, field: string, value: unknown, fallback: number): number {
+function positiveNumber(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	value: unknown,
+	fallback: number,
+): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+	const number =
+		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
 	if (!Number.isFinite(number) || number <= 0) {
 		throw fieldError(
 			ctx,
@@ -82,15 +89,27 @@ function positiveNumber(ctx: IExecuteSingleFunctions, field: string, value: unkn
 }
 
 /** Run before the create: nothing is charged for an item whose wait could not work. */
-export function checkWaitOptions(ctx: IExecuteSingleFunctions, options: IDataObject): CheckedWaitOptions {
+export function checkWaitOptions(
+	ctx: IExecuteSingleFunctions,
+	options: IDataObject,
+): CheckedWaitOptions {
 	return {
 		...options,
 		timeout: positiveNumber(ctx, 'Timeout (Seconds)', options.timeout, DEFAULT_TIMEOUT_SECONDS),
-		pollInterval: positiveNumber(ctx, 'Poll Interval (Seconds)', options.pollInterval, POLL_INTERVAL.default),
+		pollInterval: positiveNumber(
+			ctx,
+			'Poll Interval (Seconds)',
+			options.pollInterval,
+			POLL_INTERVAL.default,
+		),
 	};
 }
 
-function unknownStatus(ctx: IExecuteSingleFunctions, taskId: string, status: string): IdealHouseApiError {
+function unknownStatus(
+	ctx: IExecuteSingleFunctions,
+	taskId: string,
+	status: string,
+): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: `unknown status ${status}` },
@@ -117,7 +136,9 @@ export async function waitForTask(
 	const interval = pollIntervalMs(options);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
 	// Checked before the create; a bad value arriving here anyway must not poll without pause.
-	const deadline = clock.now() + (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 0) * 1000;
+	const deadline =
+		clock.now() +
+		(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 0) * 1000;
 	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;

@@ -23,7 +23,11 @@ export function withoutSecrets(text: string, secrets: readonly string[]): string
 	for (const secret of secrets) {
 		// A very short "key" would blank ordinary words; real keys are long.
 		if (secret.length < 6) continue;
-		const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+		const forms = new Set([
+			secret,
+			JSON.stringify(secret).slice(1, -1),
+			encodeURIComponent(secret),
+		]);
 		for (const form of forms) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
 	}
 	return out;
@@ -31,7 +35,9 @@ export function withoutSecrets(text: string, secrets: readonly string[]): string
 
 /** Cuts an echoed value so that a huge answer or input cannot make a huge message. */
 export function bounded(text: string, max = 300): string {
-	return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+	return text.length <= max
+		? text
+		: `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 /**

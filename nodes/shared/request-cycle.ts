@@ -41,14 +41,21 @@ type Operation = 'create' | 'read';
 /** Routing of a create operation (Enhance, Remove): the item is checked first; nothing is sent unless it passes. */
 export function createTaskRouting(kind: TaskKind, validate: BodyCheck): INodePropertyRouting {
 	return cycleRouting(
-		{ method: 'POST', url: KINDS[kind].createPath, headers: { 'Content-Type': 'application/json' } },
+		{
+			method: 'POST',
+			url: KINDS[kind].createPath,
+			headers: { 'Content-Type': 'application/json' },
+		},
 		requestCycle('create', answerToCreate(kind), validate),
 	);
 }
 
 /** Routing of Get Result: one read of the task, retried on passing faults. */
 export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
-	return cycleRouting({ method: 'GET', url: KINDS[kind].resultPath }, requestCycle('read', answerToRead(kind)));
+	return cycleRouting(
+		{ method: 'GET', url: KINDS[kind].resultPath },
+		requestCycle('read', answerToRead(kind)),
+	);
 }
 
 type Cycle = (
@@ -56,7 +63,10 @@ type Cycle = (
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
 
-function cycleRouting(request: INodePropertyRouting['request'], cycle: Cycle): INodePropertyRouting {
+function cycleRouting(
+	request: INodePropertyRouting['request'],
+	cycle: Cycle,
+): INodePropertyRouting {
 	return { request, send: { paginate: true }, operations: { pagination: cycle } };
 }
 
@@ -67,7 +77,12 @@ function requestCycle(operation: Operation, answer: Answer, validate?: BodyCheck
 		try {
 			// Here rather than in a preSend, so that a refused item, too, keeps its link.
 			await validateItem(this, operation, requestData, validate);
-			return await sendWithRetries(this, operation, requestData.options as IHttpRequestOptions, answer);
+			return await sendWithRetries(
+				this,
+				operation,
+				requestData.options as IHttpRequestOptions,
+				answer,
+			);
 		} catch (error) {
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}
@@ -82,7 +97,9 @@ async function validateItem(
 	validate?: BodyCheck,
 ): Promise<void> {
 	if (validate) {
-		requestData.options.body = await validate.call(ctx, { ...(requestData.options.body as IDataObject) });
+		requestData.options.body = await validate.call(ctx, {
+			...(requestData.options.body as IDataObject),
+		});
 	}
 	if (operation === 'read') {
 		const taskId = parseTaskIdField(ctx, ctx.getNodeParameter('taskId', ''));
@@ -118,7 +135,9 @@ async function sendWithRetries(
 			error = toIdealHouseError(ctx, caught);
 		}
 		if (error.stopped) {
-			throw operation === 'create' && error.requestSent && !error.taskId ? stoppedCreate(ctx) : error;
+			throw operation === 'create' && error.requestSent && !error.taskId
+				? stoppedCreate(ctx)
+				: error;
 		}
 		const fault = error.transient;
 		const repeatable =
@@ -133,7 +152,8 @@ async function sendWithRetries(
 			throw error;
 		}
 		const retryAfterMs = fault.retryAfterMs ?? 0;
-		if (retryAfterMs > limits.createRetryAfterMaxMs) throw rateLimited(ctx, retryAfterMs, error.taskId);
+		if (retryAfterMs > limits.createRetryAfterMaxMs)
+			throw rateLimited(ctx, retryAfterMs, error.taskId);
 		if (!(await pause(ctx, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), retryAfterMs)))) {
 			throw stoppedError(
 				ctx,
@@ -159,7 +179,11 @@ async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean>
 }
 
 /** A Retry-After too long to wait for inside a run: the item fails, nothing was created. */
-function rateLimited(ctx: IExecuteSingleFunctions, retryAfterMs: number, taskId?: string): IdealHouseApiError {
+function rateLimited(
+	ctx: IExecuteSingleFunctions,
+	retryAfterMs: number,
+	taskId?: string,
+): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: 'rate limited' },
@@ -188,7 +212,10 @@ function stoppedCreate(ctx: IExecuteSingleFunctions): IdealHouseError {
  * what it cost. n8n routes an item to the error output only when its json holds nothing but
  * `error`, `message` and `details`, so the rest goes under `details`.
  */
-function continueOnFail(ctx: IExecutePaginationFunctions, error: IdealHouseError): INodeExecutionData[] {
+function continueOnFail(
+	ctx: IExecutePaginationFunctions,
+	error: IdealHouseError,
+): INodeExecutionData[] {
 	// A model reads only the message: called as a tool, it carries what to do as well.
 	if (!ctx.continueOnFail()) throw isToolCall(ctx) ? withAdviceInMessage(error) : error;
 	const details: IDataObject = {};

@@ -10,7 +10,10 @@ interface Waiter {
 }
 
 /** Whether `a` goes before `b`: the better rank, then the older, then the first to ask. */
-export function goesFirst(a: { priority: SlotPriority; seq: number }, b: { priority: SlotPriority; seq: number }): boolean {
+export function goesFirst(
+	a: { priority: SlotPriority; seq: number },
+	b: { priority: SlotPriority; seq: number },
+): boolean {
 	const rank = RANK_ORDER[a.priority.rank] - RANK_ORDER[b.priority.rank];
 	if (rank !== 0) return rank < 0;
 	if (a.priority.age !== b.priority.age) return a.priority.age < b.priority.age;

@@ -29,11 +29,22 @@ export function parseTaskIdField(ctx: IExecuteSingleFunctions, value: unknown): 
 			);
 		}
 	}
-	const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (text === '') throw fieldError(ctx, 'Task ID', 'is empty', 'Give the ID of a task created earlier (the "id" of its output).');
+	const text =
+		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (text === '')
+		throw fieldError(
+			ctx,
+			'Task ID',
+			'is empty',
+			'Give the ID of a task created earlier (the "id" of its output).',
+		);
 	// Same length compares as text: at most 20 digits, and no more than 2^64 - 1.
 	const digits = text.replace(/^0+(?=\d)/, '');
-	if (!/^\d{1,20}$/.test(text) || (digits.length === 20 && digits > MAX_TASK_ID) || digits.length > 20) {
+	if (
+		!/^\d{1,20}$/.test(text) ||
+		(digits.length === 20 && digits > MAX_TASK_ID) ||
+		digits.length > 20
+	) {
 		throw fieldError(
 			ctx,
 			'Task ID',
@@ -60,7 +71,8 @@ function unexpected(ctx: IExecuteSingleFunctions, what: string): IdealHouseApiEr
 		{ message: what },
 		{
 			message: `Ideal House sent an unexpected response: ${what}`,
-			description: 'The service answered in a shape this node does not know. Check the credential’s base URL.',
+			description:
+				'The service answered in a shape this node does not know. Check the credential’s base URL.',
 			itemIndex: ctx.getItemIndex(),
 		},
 	);

@@ -69,7 +69,8 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const value = options.maxRequestsPerSecond;
 	if (value === undefined || value === null || value === '') return DEFAULT_MAX_REQUESTS_PER_SECOND;
-	const rate = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+	const rate =
+		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
 	if (!Number.isFinite(rate) || rate <= 0) {
 		throw fieldError(
 			ctx,

@@ -32,7 +32,9 @@ export function compactTask(task: Task, creditsCharged: number): IDataObject {
  * A model sees only an error's message, not its description: the description (what to do) is
  * added to the message, so the agent can act on it (rephrase a prompt, pick another preset).
  */
-export function withAdviceInMessage<E extends { message: string; description?: string | null }>(error: E): E {
+export function withAdviceInMessage<E extends { message: string; description?: string | null }>(
+	error: E,
+): E {
 	const advice = error.description?.trim();
 	if (advice && !error.message.includes(advice)) error.message = `${error.message}. ${advice}`;
 	return error;

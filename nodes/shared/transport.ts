@@ -27,12 +27,14 @@ import { takeRequestSlot } from './throttle';
  */
 
 /** Request settings shared by the routing defaults and `apiRequest`. */
-export const RAW_RESPONSE: Pick<IHttpRequestOptions, 'encoding' | 'json' | 'ignoreHttpStatusErrors'> =
-	{
-		encoding: 'text',
-		json: false,
-		ignoreHttpStatusErrors: true,
-	};
+export const RAW_RESPONSE: Pick<
+	IHttpRequestOptions,
+	'encoding' | 'json' | 'ignoreHttpStatusErrors'
+> = {
+	encoding: 'text',
+	json: false,
+	ignoreHttpStatusErrors: true,
+};
 
 /** Defaults of every routed request (the create and Get Result calls) of both nodes. */
 export const REQUEST_DEFAULTS = {
@@ -66,7 +68,9 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
  */
 export function parseJsonKeepingLongs(text: string): unknown {
 	return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-		typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '')
+		typeof value === 'number' &&
+		!Number.isSafeInteger(value) &&
+		/^-?\d+$/.test(context?.source ?? '')
 			? context?.source
 			: value,
 	);
@@ -114,14 +118,20 @@ export function readEnvelope(
 	// A 429 was refused before the service acted; after a 5xx, it may have acted.
 	const statusFault: TransientFault | undefined =
 		status === 429 || status >= 500
-			? { reason: `HTTP ${status}`, notProcessed: status === 429, retryAfterMs: retryAfterMs(response.headers) }
+			? {
+					reason: `HTTP ${status}`,
+					notProcessed: status === 429,
+					retryAfterMs: retryAfterMs(response.headers),
+				}
 			: undefined;
 
 	const envelope = asEnvelope(tryParseJson(text));
 
 	if (!envelope) {
 		if (status >= 400) {
-			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, { transient: statusFault });
+			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, {
+				transient: statusFault,
+			});
 		}
 		throw new IdealHouseApiError(
 			node,
@@ -199,7 +209,9 @@ export function networkError(
 		: `The request to Ideal House failed: ${redact(String((error as Error)?.message ?? error), secrets)}`;
 	// A cancelled request is no passing fault; only a refused connection or an unknown host prove it was never sent.
 	const transient =
-		code && code !== 'ERR_CANCELED' ? { reason: code, notProcessed: NEVER_SENT_CODES.has(code) } : undefined;
+		code && code !== 'ERR_CANCELED'
+			? { reason: code, notProcessed: NEVER_SENT_CODES.has(code) }
+			: undefined;
 	return new IdealHouseApiError(
 		this.getNode(),
 		{ message, code: code ?? 'unknown' } as JsonObject,
@@ -216,7 +228,10 @@ export function networkError(
 }
 
 /** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
-function movedError(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse): IdealHouseApiError {
+function movedError(
+	ctx: IExecuteSingleFunctions,
+	response: IN8nHttpFullResponse,
+): IdealHouseApiError {
 	const location = response.headers?.location;
 	let where = '';
 	try {
@@ -239,7 +254,8 @@ function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHou
 		{ message: 'timeout' } as JsonObject,
 		{
 			message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
-			description: 'The service or the network is slow right now. This is usually temporary: run the node again.',
+			description:
+				'The service or the network is slow right now. This is usually temporary: run the node again.',
 			itemIndex: ctx.getItemIndex(),
 		},
 		{ transient: { reason: 'no answer in time', notProcessed: false } },
@@ -250,7 +266,9 @@ function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHou
 export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]> {
 	try {
 		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-		return typeof credentials.apiKey === 'string' && credentials.apiKey !== '' ? [credentials.apiKey] : [];
+		return typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
+			? [credentials.apiKey]
+			: [];
 	} catch {
 		return [];
 	}
@@ -287,7 +305,9 @@ export async function sendToService(
 	};
 	// n8n 2.x replaces an authenticated request's abortSignal with the execution's cancel signal,
 	// which declarative nodes do not get: the helper runs on a view of this context that gives ours.
-	const helperThis = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteSingleFunctions;
+	const helperThis = Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as IExecuteSingleFunctions;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await untilAborted(
@@ -296,9 +316,14 @@ export async function sendToService(
 		)) as IN8nHttpFullResponse;
 	} catch (error) {
 		if (stop.aborted) {
-			throw stoppedError(ctx, 'Execution stopped while waiting for Ideal House to answer', undefined, {
-				requestSent: true,
-			});
+			throw stoppedError(
+				ctx,
+				'Execution stopped while waiting for Ideal House to answer',
+				undefined,
+				{
+					requestSent: true,
+				},
+			);
 		}
 		if (deadline.aborted) throw timeoutError(ctx, timeoutMs);
 		throw networkError.call(ctx, error, secrets);
@@ -322,7 +347,10 @@ export interface ApiRequest {
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
-export async function apiRequest(this: IExecuteSingleFunctions, request: ApiRequest): Promise<unknown> {
+export async function apiRequest(
+	this: IExecuteSingleFunctions,
+	request: ApiRequest,
+): Promise<unknown> {
 	await takeRequestSlot(this, request.priority);
 	const options: IHttpRequestOptions = {
 		method: request.method,

@@ -30,12 +30,25 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** A required URL the service will download: trimmed, absolute, http(s), sent as the URL parser writes it. */
-export function requireHttpUrl(ctx: IExecuteSingleFunctions, field: string, value: unknown): string {
+export function requireHttpUrl(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	value: unknown,
+): string {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-		throw fieldError(ctx, field, 'is empty', 'Give the address of an image the service can download (https://…).');
+		throw fieldError(
+			ctx,
+			field,
+			'is empty',
+			'Give the address of an image the service can download (https://…).',
+		);
 	}
 	if (typeof value !== 'string') {
-		throw fieldError(ctx, field, `must be a URL text, not ${Array.isArray(value) ? 'a list' : typeof value}`);
+		throw fieldError(
+			ctx,
+			field,
+			`must be a URL text, not ${Array.isArray(value) ? 'a list' : typeof value}`,
+		);
 	}
 	const url = value.trim();
 	if (!isHttpUrl(url)) {

@@ -30,7 +30,11 @@ afterAll(async () => {
 });
 beforeEach(() => service.reset());
 
-function run(node: NodeName, parameters: IDataObject, extra: { apiKey?: string; items?: INodeExecutionData[]; onError?: 'continueErrorOutput' } = {}) {
+function run(
+	node: NodeName,
+	parameters: IDataObject,
+	extra: { apiKey?: string; items?: INodeExecutionData[]; onError?: 'continueErrorOutput' } = {},
+) {
 	const operation = node === 'photoEnhancer' ? 'enhance' : 'remove';
 	return runNode({
 		node,
@@ -51,7 +55,9 @@ function expectNoSecret(result: RunResult) {
 /** The service answered the create once, created nothing and charged nothing. */
 function expectRejectedCreate(kind: NodeName, apiKey = ACCOUNT, balance = START) {
 	const stats = service.stats();
-	expect(stats.requests.byEndpoint).toEqual({ [`${kind}.generate`]: { total: 1, byStatus: { '200': 1 } } });
+	expect(stats.requests.byEndpoint).toEqual({
+		[`${kind}.generate`]: { total: 1, byStatus: { '200': 1 } },
+	});
 	expect(stats.tasksCreated.total).toBe(0);
 	expect(stats.credits).toMatchObject({ charged: 0, refunded: 0 });
 	expect(service.balance(apiKey)).toBe(balance);
@@ -90,7 +96,11 @@ describe('a task that ends Failed is an item error, and its credits come back', 
 			{
 				json: {
 					error: `Ideal House Object Remover task ${task.id} failed. Its 1 credit was refunded automatically`,
-					details: { description: expect.stringContaining('could not process this image'), id: task.id, creditsCharged: 0 },
+					details: {
+						description: expect.stringContaining('could not process this image'),
+						id: task.id,
+						creditsCharged: 0,
+					},
 				},
 				pairedItem: { item: 0 },
 			},
@@ -111,7 +121,9 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		expect(result.error?.message).toBe(
 			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
 		);
-		expect(result.error?.description).toMatch(/Check the API key in the "Ideal House API" credential/);
+		expect(result.error?.description).toMatch(
+			/Check the API key in the "Ideal House API" credential/,
+		);
 		expectRejectedCreate('photoEnhancer');
 		expectNoSecret(result);
 	});
@@ -136,7 +148,11 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 	test('9051: Object Remover on an account with 0 credits', async () => {
 		service.setAccount(POOR_ACCOUNT, 0);
 
-		const result = await run('objectRemover', { imageUrl: living(), emptyType: 'whole_house' }, { apiKey: POOR_ACCOUNT });
+		const result = await run(
+			'objectRemover',
+			{ imageUrl: living(), emptyType: 'whole_house' },
+			{ apiKey: POOR_ACCOUNT },
+		);
 
 		expect(result.error?.message).toBe(
 			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs 1, the balance is 0',
@@ -145,7 +161,10 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 	});
 
 	test('9010: a banned word in the prompt', async () => {
-		const result = await run('photoEnhancer', { imageUrl: living(), prompt: 'Make it nsfw please' });
+		const result = await run('photoEnhancer', {
+			imageUrl: living(),
+			prompt: 'Make it nsfw please',
+		});
 
 		expect(result.error?.message).toBe(
 			'Ideal House error 9010 (SCAN_TEXT_ERROR) – The prompt failed the text review: prompt failed text review (contains "nsfw")',
@@ -155,7 +174,14 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 	});
 
 	test.each<[NodeName, () => IDataObject]>([
-		['photoEnhancer', () => ({ imageUrl: living(), presetId: 'sky-replacement-sunset-sky', prompt: 'Add a pool [reject]' })],
+		[
+			'photoEnhancer',
+			() => ({
+				imageUrl: living(),
+				presetId: 'sky-replacement-sunset-sky',
+				prompt: 'Add a pool [reject]',
+			}),
+		],
 		['objectRemover', () => ({ imageUrl: `${living()}?tag=[reject]`, emptyType: 'whole_house' })],
 	])('9038 on %s: the reject phrase', async (node, parameters) => {
 		const result = await run(node, parameters());
@@ -172,12 +198,16 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 			'an image below 128 px (tiny.png)',
 			'photoEnhancer',
 			() => ({ imageUrl: sampleUrl(service, 'tiny.png'), presetId: 'sky-replacement-sunset-sky' }),
-			() => `imageUrl (${sampleUrl(service, 'tiny.png')}) is 64x64 px; images must be at least 128x128 px`,
+			() =>
+				`imageUrl (${sampleUrl(service, 'tiny.png')}) is 64x64 px; images must be at least 128x128 px`,
 		],
 		[
 			'a file that is not an image',
 			'photoEnhancer',
-			() => ({ imageUrl: sampleUrl(service, 'not-an-image.png'), presetId: 'sky-replacement-sunset-sky' }),
+			() => ({
+				imageUrl: sampleUrl(service, 'not-an-image.png'),
+				presetId: 'sky-replacement-sunset-sky',
+			}),
 			() => `imageUrl (${sampleUrl(service, 'not-an-image.png')}) is not a JPEG, PNG or WebP image`,
 		],
 		[
@@ -189,7 +219,8 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 				maskSource: 'url',
 				maskUrl: sampleUrl(service, 'tiny.png'),
 			}),
-			() => 'the mask is 64x64 px but the image is 1600x1200 px; they must have the same dimensions',
+			() =>
+				'the mask is 64x64 px but the image is 1600x1200 px; they must have the same dimensions',
 		],
 	])('1011: %s', async (_name, node, parameters, serviceMessage) => {
 		const result = await run(node, parameters());
@@ -220,11 +251,27 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 });
 
 describe("the nodes' own checks: nothing reaches the service", () => {
-	const photo = (parameters: IDataObject) => ({ imageUrl: living(), presetId: 'sky-replacement-sunset-sky', ...parameters });
-	const mask = (parameters: IDataObject) => ({ imageUrl: living(), emptyType: 'single_furniture', ...parameters });
+	const photo = (parameters: IDataObject) => ({
+		imageUrl: living(),
+		presetId: 'sky-replacement-sunset-sky',
+		...parameters,
+	});
+	const mask = (parameters: IDataObject) => ({
+		imageUrl: living(),
+		emptyType: 'single_furniture',
+		...parameters,
+	});
 
-	test.each<[string, NodeName, () => IDataObject, (() => INodeExecutionData[]) | undefined, string]>([
-		['an empty image URL', 'photoEnhancer', () => photo({ imageUrl: '  ' }), undefined, 'Image URL is empty [item 0]'],
+	test.each<
+		[string, NodeName, () => IDataObject, (() => INodeExecutionData[]) | undefined, string]
+	>([
+		[
+			'an empty image URL',
+			'photoEnhancer',
+			() => photo({ imageUrl: '  ' }),
+			undefined,
+			'Image URL is empty [item 0]',
+		],
 		[
 			'an image URL that is not http(s)',
 			'photoEnhancer',

@@ -32,7 +32,10 @@ export async function startE2eService(options: ServiceOptions = {}): Promise<Run
 	return await startService({ taskDurationMs: 60, workers: 8, ...options });
 }
 
-export function credentialsFor(service: RunningService, apiKey = service.apiKey): ICredentialDataDecryptedObject {
+export function credentialsFor(
+	service: RunningService,
+	apiKey = service.apiKey,
+): ICredentialDataDecryptedObject {
 	return { apiKey, baseUrl: service.baseUrl };
 }
 
@@ -47,7 +50,11 @@ export async function sampleBytes(service: RunningService, name: string): Promis
 }
 
 /** An incoming item that carries a file, as a Read File or HTTP Request node would emit it. */
-export function itemWithBinary(property: string, bytes: Buffer, fileName = 'mask.png'): INodeExecutionData {
+export function itemWithBinary(
+	property: string,
+	bytes: Buffer,
+	fileName = 'mask.png',
+): INodeExecutionData {
 	return {
 		json: {},
 		binary: { [property]: { data: bytes.toString('base64'), mimeType: 'image/png', fileName } },

@@ -46,13 +46,34 @@ async function enhance(parameters: IDataObject) {
 describe('Photo Enhancer end to end: the task, its image and its price', () => {
 	test.each([
 		// name, sample, preset, prompt, size, expected width x height (long edge at the size, aspect kept)
-		['a preset at 512', 'living-room.png', 'sky-replacement-sunset-sky', undefined, '512', 512, 384],
+		[
+			'a preset at 512',
+			'living-room.png',
+			'sky-replacement-sunset-sky',
+			undefined,
+			'512',
+			512,
+			384,
+		],
 		['a prompt at 1K', 'exterior.png', undefined, 'Make the sky clear blue', '1K', 1024, 683],
-		['a preset and a prompt at 2K', 'kitchen.png', 'virtual-twilight-luxury-twilight', 'Warm windows', '2K', 2048, 1536],
+		[
+			'a preset and a prompt at 2K',
+			'kitchen.png',
+			'virtual-twilight-luxury-twilight',
+			'Warm windows',
+			'2K',
+			2048,
+			1536,
+		],
 	])('%s', async (_name, sample, presetId, prompt, imageSize, width, height) => {
 		const imageUrl = sampleUrl(service, sample);
 
-		const { items, error } = await enhance({ imageUrl, presetId: presetId ?? '', prompt: prompt ?? '', imageSize });
+		const { items, error } = await enhance({
+			imageUrl,
+			presetId: presetId ?? '',
+			prompt: prompt ?? '',
+			imageSize,
+		});
 
 		expect(error).toBeUndefined();
 		const [task] = service.stats().tasks;
@@ -80,7 +101,11 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 
 		const binary = items[0].binary?.data;
-		expect(binary).toMatchObject({ mimeType: 'image/png', fileExtension: 'png', fileName: `${id}.png` });
+		expect(binary).toMatchObject({
+			mimeType: 'image/png',
+			fileExtension: 'png',
+			fileName: `${id}.png`,
+		});
 		const bytes = Buffer.from(binary!.data, 'base64');
 		expect(pngSize(bytes)).toEqual({ width, height });
 
@@ -91,7 +116,9 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 	});
 
 	test('an HDR merge of three brackets typed one by one is one task, sized from the first bracket', async () => {
-		const brackets = ['bracket-1.png', 'bracket-2.png', 'bracket-3.png'].map((name) => sampleUrl(service, name));
+		const brackets = ['bracket-1.png', 'bracket-2.png', 'bracket-3.png'].map((name) =>
+			sampleUrl(service, name),
+		);
 
 		const { items, error } = await enhance({
 			imageInput: 'urls',
@@ -106,11 +133,19 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		expect(items[0].json).toMatchObject({
 			id,
 			status: 'Success',
-			input: { imageUrl: brackets, imageUrls: brackets, presetId: 'hdr-merge-hdr-merge', modelType: 'MULTI_IMAGE' },
+			input: {
+				imageUrl: brackets,
+				imageUrls: brackets,
+				presetId: 'hdr-merge-hdr-merge',
+				modelType: 'MULTI_IMAGE',
+			},
 			output: { width: 2048, height: 1365 },
 		});
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['merged']);
-		expect(pngSize(Buffer.from(items[0].binary!.merged.data, 'base64'))).toEqual({ width: 2048, height: 1365 });
+		expect(pngSize(Buffer.from(items[0].binary!.merged.data, 'base64'))).toEqual({
+			width: 2048,
+			height: 1365,
+		});
 		expect(service.stats().tasksCreated.total).toBe(1);
 		expect(service.balance(service.apiKey)).toBe(990);
 	});
@@ -131,7 +166,11 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ status: 'Success', input: { imageUrls: brackets }, output: { width: 512, height: 341 } });
+		expect(items[0].json).toMatchObject({
+			status: 'Success',
+			input: { imageUrls: brackets },
+			output: { width: 512, height: 341 },
+		});
 		expect(items[0].binary).toBeUndefined();
 	});
 });
@@ -190,7 +229,11 @@ describe('Object Remover end to end: the result has the source image size', () =
 		['base64 text', () => ({ ...single, maskSource: 'base64', maskBase64 }), () => undefined, {}],
 		[
 			'base64 text pasted as a data: URL',
-			() => ({ ...single, maskSource: 'base64', maskBase64: `data:image/png;base64,${maskBase64}` }),
+			() => ({
+				...single,
+				maskSource: 'base64',
+				maskBase64: `data:image/png;base64,${maskBase64}`,
+			}),
 			() => undefined,
 			{},
 		],
@@ -215,7 +258,10 @@ describe('Object Remover end to end: the result has the source image size', () =
 			output: { resultUrl: `${service.baseUrl}/results/${id}.png`, width: 1600, height: 1200 },
 			creditsCharged: 1,
 		});
-		expect(pngSize(Buffer.from(output[0].binary!.data.data, 'base64'))).toEqual({ width: 1600, height: 1200 });
+		expect(pngSize(Buffer.from(output[0].binary!.data.data, 'base64'))).toEqual({
+			width: 1600,
+			height: 1200,
+		});
 		expect(service.balance(service.apiKey)).toBe(999);
 		expect(service.stats().tasksCreated.byEndpoint).toEqual({ 'objectRemover.generate': 1 });
 	});
@@ -233,65 +279,131 @@ async function untilDone(id: string): Promise<void> {
 
 describe('Wait for Completion off, then Get Result later', () => {
 	test.each<[NodeName, Record<string, unknown>, number, { width: number; height: number }]>([
-		['photoEnhancer', { operation: 'enhance', presetId: 'exterior-enhancement-curb-appeal', imageSize: '1K' }, 10, { width: 1024, height: 768 }],
-		['objectRemover', { operation: 'remove', emptyType: 'whole_house' }, 1, { width: 1600, height: 1200 }],
-	])('%s: the id handed out at once reads back as the same finished task', async (node, parameters, cost, size) => {
-		const imageUrl = sampleUrl(service, 'living-room.png');
+		[
+			'photoEnhancer',
+			{ operation: 'enhance', presetId: 'exterior-enhancement-curb-appeal', imageSize: '1K' },
+			10,
+			{ width: 1024, height: 768 },
+		],
+		[
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house' },
+			1,
+			{ width: 1600, height: 1200 },
+		],
+	])(
+		'%s: the id handed out at once reads back as the same finished task',
+		async (node, parameters, cost, size) => {
+			const imageUrl = sampleUrl(service, 'living-room.png');
 
-		const created = await runNode({
-			node,
-			credentials: credentialsFor(service),
-			parameters: { ...parameters, imageUrl, waitForCompletion: false },
-		});
+			const created = await runNode({
+				node,
+				credentials: credentialsFor(service),
+				parameters: { ...parameters, imageUrl, waitForCompletion: false },
+			});
 
-		expect(created.error).toBeUndefined();
-		const id = expectExactId(created.items[0].json);
-		expect(created.items).toEqual([{ json: { id, status: 'Unprocessed', creditsCharged: cost }, pairedItem: { item: 0 } }]);
-		// Nothing was polled: the node returned right after the create.
-		expect(Object.keys(service.stats().requests.byEndpoint)).toEqual([`${node}.generate`]);
-		expect(service.balance(service.apiKey)).toBe(1000 - cost);
+			expect(created.error).toBeUndefined();
+			const id = expectExactId(created.items[0].json);
+			expect(created.items).toEqual([
+				{ json: { id, status: 'Unprocessed', creditsCharged: cost }, pairedItem: { item: 0 } },
+			]);
+			// Nothing was polled: the node returned right after the create.
+			expect(Object.keys(service.stats().requests.byEndpoint)).toEqual([`${node}.generate`]);
+			expect(service.balance(service.apiKey)).toBe(1000 - cost);
 
-		await untilDone(id);
-		// The id travels through an expression, as a later node in a workflow would map it.
-		const later = await runNode({
-			node,
-			credentials: credentialsFor(service),
-			parameters: { operation: 'getResult', taskId: '={{ $json.id }}', options: { downloadResult: true } },
-			items: [{ json: created.items[0].json }],
-		});
+			await untilDone(id);
+			// The id travels through an expression, as a later node in a workflow would map it.
+			const later = await runNode({
+				node,
+				credentials: credentialsFor(service),
+				parameters: {
+					operation: 'getResult',
+					taskId: '={{ $json.id }}',
+					options: { downloadResult: true },
+				},
+				items: [{ json: created.items[0].json }],
+			});
 
-		expect(later.error).toBeUndefined();
-		expect(later.items).toHaveLength(1);
-		expect(later.items[0].json).toMatchObject({
-			id,
-			status: 'Success',
-			percentage: 100,
-			input: { imageUrl },
-			output: { resultUrl: `${service.baseUrl}/results/${id}.png`, ...size },
-			creditsCharged: cost,
-		});
-		expect(pngSize(Buffer.from(later.items[0].binary!.data.data, 'base64'))).toEqual(size);
-		expect(service.stats().tasksCreated.total).toBe(1);
-		expect(service.stats().requests.byEndpoint[`${node}.result`]).toEqual({ total: 1, byStatus: { '200': 1 } });
-		expect(service.balance(service.apiKey)).toBe(1000 - cost);
-	});
+			expect(later.error).toBeUndefined();
+			expect(later.items).toHaveLength(1);
+			expect(later.items[0].json).toMatchObject({
+				id,
+				status: 'Success',
+				percentage: 100,
+				input: { imageUrl },
+				output: { resultUrl: `${service.baseUrl}/results/${id}.png`, ...size },
+				creditsCharged: cost,
+			});
+			expect(pngSize(Buffer.from(later.items[0].binary!.data.data, 'base64'))).toEqual(size);
+			expect(service.stats().tasksCreated.total).toBe(1);
+			expect(service.stats().requests.byEndpoint[`${node}.result`]).toEqual({
+				total: 1,
+				byStatus: { '200': 1 },
+			});
+			expect(service.balance(service.apiKey)).toBe(1000 - cost);
+		},
+	);
 });
 
 describe('several items in one run', () => {
 	// Six different photos and sizes; with two workers and jittered durations the tasks finish
 	// out of order, and the output must still follow the input.
 	const inputs = [
-		{ sample: 'living-room.png', size: '512', preset: 'sky-replacement-sunset-sky', prompt: '', width: 512, height: 384 },
-		{ sample: 'exterior.png', size: '1K', preset: '', prompt: 'Clear blue sky', width: 1024, height: 683 },
-		{ sample: 'kitchen.png', size: '512', preset: 'lighting-color-exposure-turn-on-lights', prompt: '', width: 512, height: 384 },
-		{ sample: 'bracket-2.png', size: '1K', preset: 'image-optimization-mls-photo-enhancement', prompt: 'Crisp', width: 1024, height: 683 },
-		{ sample: 'exterior.png', size: '512', preset: 'virtual-twilight-luxury-twilight', prompt: '', width: 512, height: 341 },
-		{ sample: 'living-room.png', size: '2K', preset: '', prompt: 'Warmer light', width: 2048, height: 1536 },
+		{
+			sample: 'living-room.png',
+			size: '512',
+			preset: 'sky-replacement-sunset-sky',
+			prompt: '',
+			width: 512,
+			height: 384,
+		},
+		{
+			sample: 'exterior.png',
+			size: '1K',
+			preset: '',
+			prompt: 'Clear blue sky',
+			width: 1024,
+			height: 683,
+		},
+		{
+			sample: 'kitchen.png',
+			size: '512',
+			preset: 'lighting-color-exposure-turn-on-lights',
+			prompt: '',
+			width: 512,
+			height: 384,
+		},
+		{
+			sample: 'bracket-2.png',
+			size: '1K',
+			preset: 'image-optimization-mls-photo-enhancement',
+			prompt: 'Crisp',
+			width: 1024,
+			height: 683,
+		},
+		{
+			sample: 'exterior.png',
+			size: '512',
+			preset: 'virtual-twilight-luxury-twilight',
+			prompt: '',
+			width: 512,
+			height: 341,
+		},
+		{
+			sample: 'living-room.png',
+			size: '2K',
+			preset: '',
+			prompt: 'Warmer light',
+			width: 2048,
+			height: 1536,
+		},
 	];
 
 	test('six mixed Photo Enhancer items all finish, in input order, each linked to its input', async () => {
 		service.configure({ workers: 2, taskDurationMs: 60, taskDurationJitterMs: 50 });
-		const items = inputs.map((input) => ({ json: { ...input, url: sampleUrl(service, input.sample) } }));
+		const items = inputs.map((input) => ({
+			json: { ...input, url: sampleUrl(service, input.sample) },
+		}));
 
 		const { items: output, error } = await runNode({
 			node: 'photoEnhancer',
@@ -314,7 +426,12 @@ describe('several items in one run', () => {
 			expect(item.pairedItem).toEqual({ item: index });
 			expect(item.json).toMatchObject({
 				status: 'Success',
-				input: { imageUrl: input.url, imageSize: input.size, presetId: input.preset || null, prompt: input.prompt },
+				input: {
+					imageUrl: input.url,
+					imageSize: input.size,
+					presetId: input.preset || null,
+					prompt: input.prompt,
+				},
 				output: { width: input.width, height: input.height },
 			});
 		});
@@ -323,7 +440,10 @@ describe('several items in one run', () => {
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(6);
 		const byId = new Map(stats.tasks.map((task) => [task.id, task]));
 		output.forEach((item, index) =>
-			expect(byId.get(item.json.id as string)?.output).toEqual({ width: inputs[index].width, height: inputs[index].height }),
+			expect(byId.get(item.json.id as string)?.output).toEqual({
+				width: inputs[index].width,
+				height: inputs[index].height,
+			}),
 		);
 		expect(stats.tasksCreated.total).toBe(6);
 		expect(service.balance(service.apiKey)).toBe(940);
@@ -340,7 +460,11 @@ describe('several items in one run', () => {
 			{ json: { url: `${living}?copy=2`, mask } },
 		];
 
-		const { items: output, errorItems, error } = await runNode({
+		const {
+			items: output,
+			errorItems,
+			error,
+		} = await runNode({
 			node: 'objectRemover',
 			credentials: credentialsFor(service),
 			parameters: {
@@ -355,17 +479,34 @@ describe('several items in one run', () => {
 		});
 
 		expect(error).toBeUndefined();
-		expect(output.map((item) => [item.pairedItem, item.json.status, item.json.input, item.json.output])).toEqual([
-			[{ item: 0 }, 'Success', { imageUrl: living, maskUrl: mask, emptyType: 'single_furniture' }, expect.objectContaining({ width: 1600, height: 1200 })],
-			[{ item: 4 }, 'Success', { imageUrl: `${living}?copy=2`, maskUrl: mask, emptyType: 'single_furniture' }, expect.objectContaining({ width: 1600, height: 1200 })],
+		expect(
+			output.map((item) => [item.pairedItem, item.json.status, item.json.input, item.json.output]),
+		).toEqual([
+			[
+				{ item: 0 },
+				'Success',
+				{ imageUrl: living, maskUrl: mask, emptyType: 'single_furniture' },
+				expect.objectContaining({ width: 1600, height: 1200 }),
+			],
+			[
+				{ item: 4 },
+				'Success',
+				{ imageUrl: `${living}?copy=2`, maskUrl: mask, emptyType: 'single_furniture' },
+				expect.objectContaining({ width: 1600, height: 1200 }),
+			],
 		]);
 		expect(errorItems.map((item) => item.json.error)).toEqual([
-			expect.stringMatching(/^Ideal House Object Remover task \d+ failed\. Its 1 credit was refunded automatically$/),
+			expect.stringMatching(
+				/^Ideal House Object Remover task \d+ failed\. Its 1 credit was refunded automatically$/,
+			),
 			'Image URL must be an absolute http(s) URL (got "not a url") [item 2]',
 			expect.stringContaining('1011 (PARAM_ERROR)'),
 		]);
 		// (The invalid item's link is not checked: n8n's routing drops it for a preSend error; reported.)
-		expect([errorItems[0].pairedItem, errorItems[2].pairedItem]).toEqual([{ item: 1 }, { item: 3 }]);
+		expect([errorItems[0].pairedItem, errorItems[2].pairedItem]).toEqual([
+			{ item: 1 },
+			{ item: 3 },
+		]);
 		// Three tasks created (the invalid item never left n8n, the service refused the odd mask), one refunded.
 		const stats = service.stats();
 		expect(stats.requests.byEndpoint['objectRemover.generate'].total).toBe(4);

@@ -1,4 +1,3 @@
- 
 /**
  * nock on the wire: raw response texts (so 64-bit ids stay bare numbers, as the service sends
  * them) and a recorder of every request the nodes make.
@@ -11,8 +10,14 @@ import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
 export const API_KEY = String(TEST_CREDENTIALS.apiKey);
 export const BIG_ID = '1839201938475628544'; // > 2^53: JSON.parse would make it ...8500
-export const PE = { create: '/api/v1/photoEnhancer/generate', result: '/api/v1/photoEnhancer/result' };
-export const OR = { create: '/api/v1/objectRemover/generate', result: '/api/v1/objectRemover/result' };
+export const PE = {
+	create: '/api/v1/photoEnhancer/generate',
+	result: '/api/v1/photoEnhancer/result',
+};
+export const OR = {
+	create: '/api/v1/objectRemover/generate',
+	result: '/api/v1/objectRemover/result',
+};
 
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
@@ -20,7 +25,11 @@ export const TINY_PNG = Buffer.from(
 	'base64',
 );
 
-export function envelope(dataJson: string, code = 0, message = code === 0 ? 'success' : 'error'): string {
+export function envelope(
+	dataJson: string,
+	code = 0,
+	message = code === 0 ? 'success' : 'error',
+): string {
 	return `{"code":${code},"message":${JSON.stringify(message)},"data":${dataJson}}`;
 }
 
@@ -48,7 +57,8 @@ export function taskResponse(id: string, fields: TaskFields = {}): string {
 	const task = {
 		status,
 		waitNumber: fields.waitNumber ?? 0,
-		percentage: fields.percentage ?? (status === 'Success' ? 100 : status === 'Processing' ? 50 : 0),
+		percentage:
+			fields.percentage ?? (status === 'Success' ? 100 : status === 'Processing' ? 50 : 0),
 		input: fields.input ?? {},
 		output,
 	};
@@ -66,10 +76,14 @@ export interface RecordedRequest {
 /** Every request that reached any nock scope, in order. */
 export const recorded: RecordedRequest[] = [];
 
-function record(req: { method: string; path: string; headers: Record<string, string | string[]> }, body: string) {
+function record(
+	req: { method: string; path: string; headers: Record<string, string | string[]> },
+	body: string,
+) {
 	const url = new URL(req.path, 'http://x');
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = String(value);
+	for (const [name, value] of Object.entries(req.headers))
+		headers[name.toLowerCase()] = String(value);
 	let parsed: unknown = body || undefined;
 	try {
 		parsed = body ? JSON.parse(body) : undefined;
@@ -114,4 +128,3 @@ export function resetWire(): void {
 export function requestsTo(path: string): RecordedRequest[] {
 	return recorded.filter((request) => request.path === path);
 }
-

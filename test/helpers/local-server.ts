@@ -26,7 +26,12 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
 	const seen: SeenRequest[] = [];
 	const open = new Set<ServerResponse>();
 	const server: Server = createServer((req, res) => {
-		const entry: SeenRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, abandoned: false };
+		const entry: SeenRequest = {
+			method: req.method ?? '',
+			path: req.url ?? '',
+			headers: req.headers,
+			abandoned: false,
+		};
 		seen.push(entry);
 		open.add(res);
 		res.on('close', () => {

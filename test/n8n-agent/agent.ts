@@ -38,26 +38,48 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { localCredential, n8nVersion, Report, runMain, runSettings, SAMPLE_BASE_URL } from '../n8n-app/report.ts';
-import { type ChatModelStub, type RecordedModelRequest, startChatModel } from './chat-model/server.ts';
+import {
+	localCredential,
+	n8nVersion,
+	Report,
+	runMain,
+	runSettings,
+	SAMPLE_BASE_URL,
+} from '../n8n-app/report.ts';
+import {
+	type ChatModelStub,
+	type RecordedModelRequest,
+	startChatModel,
+} from './chat-model/server.ts';
 import type { ChatMessage } from './chat-model/script.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
 const RUNNER = 'test/n8n-agent/run.sh';
-const { repo: REPO, work: WORK, userFolder: USER_FOLDER, n8nApp: N8N_APP, n8nBin: N8N_BIN } = runSettings(
-	'AGENT',
-	RUNNER,
-);
+const {
+	repo: REPO,
+	work: WORK,
+	userFolder: USER_FOLDER,
+	n8nApp: N8N_APP,
+	n8nBin: N8N_BIN,
+} = runSettings('AGENT', RUNNER);
 /** A fresh key per run, so that finding it anywhere it must not be is meaningful. */
 const IDEAL_HOUSE_KEY = `ih-agent-${randomBytes(8).toString('hex')}`;
 const START_CREDITS = 1000;
 const MODEL_KEY = 'sk-scripted-model-key';
 const IDEAL_HOUSE_CREDENTIAL = localCredential('IdealHouseLocal1');
-const MODEL_CREDENTIAL = { id: 'ScriptedChatModel1', name: 'Chat model (scripted stand-in)', type: 'openAiApi' };
+const MODEL_CREDENTIAL = {
+	id: 'ScriptedChatModel1',
+	name: 'Chat model (scripted stand-in)',
+	type: 'openAiApi',
+};
 const AGENT_EXAMPLE = { file: 'ai-agent-photo-assistant.json', id: 'ihAgentPhotoAssistant' };
-const MCP_EXAMPLE = { file: 'mcp-photo-tools.json', id: 'ihMcpPhotoTools', path: 'ideal-house-photo-tools' };
+const MCP_EXAMPLE = {
+	file: 'mcp-photo-tools.json',
+	id: 'ihMcpPhotoTools',
+	path: 'ideal-house-photo-tools',
+};
 const TOOL_NAMES = ['Empty_room', 'Enhance_photo'];
 const COMPACT_KEYS = ['creditsCharged', 'height', 'id', 'resultUrl', 'status', 'width'];
 const report = new Report();
@@ -69,18 +91,26 @@ interface ChatScript {
 	/** Create calls the model should make (each one reaches the service unless it is refused). */
 	toolCalls: number;
 	/** The tasks the service must create, in order, with exactly these input fields. */
-	tasks: Array<{ kind: 'photoEnhancer' | 'objectRemover'; input: (sample: (file: string) => string) => object }>;
+	tasks: Array<{
+		kind: 'photoEnhancer' | 'objectRemover';
+		input: (sample: (file: string) => string) => object;
+	}>;
 }
 
 const CHATS: ChatScript[] = [
 	{
 		name: 'photo (preset by name)',
-		message: (sample) => `Please enhance ${sample('living-room.png')} with the preset "Sunset Sky".`,
+		message: (sample) =>
+			`Please enhance ${sample('living-room.png')} with the preset "Sunset Sky".`,
 		toolCalls: 1,
 		tasks: [
 			{
 				kind: 'photoEnhancer',
-				input: (sample) => ({ imageUrl: sample('living-room.png'), presetId: 'sky-replacement-sunset-sky', imageSize: '2K' }),
+				input: (sample) => ({
+					imageUrl: sample('living-room.png'),
+					presetId: 'sky-replacement-sunset-sky',
+					imageSize: '2K',
+				}),
 			},
 		],
 	},
@@ -88,16 +118,26 @@ const CHATS: ChatScript[] = [
 		name: 'remover',
 		message: (sample) => `Remove the furniture from ${sample('living-room.png')} please.`,
 		toolCalls: 1,
-		tasks: [{ kind: 'objectRemover', input: (sample) => ({ imageUrl: sample('living-room.png'), emptyType: 'whole_house' }) }],
+		tasks: [
+			{
+				kind: 'objectRemover',
+				input: (sample) => ({ imageUrl: sample('living-room.png'), emptyType: 'whole_house' }),
+			},
+		],
 	},
 	{
 		name: 'prompt that fails review (9010), rephrased',
-		message: (sample) => `Enhance ${sample('exterior.png')} with the prompt "Make the garden look nsfw and lush"`,
+		message: (sample) =>
+			`Enhance ${sample('exterior.png')} with the prompt "Make the garden look nsfw and lush"`,
 		toolCalls: 2,
 		tasks: [
 			{
 				kind: 'photoEnhancer',
-				input: (sample) => ({ imageUrl: sample('exterior.png'), prompt: 'Make the garden look and lush', imageSize: '2K' }),
+				input: (sample) => ({
+					imageUrl: sample('exterior.png'),
+					prompt: 'Make the garden look and lush',
+					imageSize: '2K',
+				}),
 			},
 		],
 	},
@@ -118,26 +158,43 @@ interface Context {
 let env: NodeJS.ProcessEnv = {};
 
 async function n8n(step: string, args: string[]): Promise<CommandResult> {
-	return await runN8nCommand(N8N_BIN, args, { env, cwd: WORK, logFile: logFile(WORK, step), timeoutMs: 180_000 });
+	return await runN8nCommand(N8N_BIN, args, {
+		env,
+		cwd: WORK,
+		logFile: logFile(WORK, step),
+		timeoutMs: 180_000,
+	});
 }
 
 async function importEverything(service: RunningService, model: ChatModelStub): Promise<boolean> {
 	const imports = { report, work: WORK, n8n };
 	const ok =
-		(await importCredential({ ...imports, group: 'setup: Ideal House credential' }, IDEAL_HOUSE_CREDENTIAL, {
-			apiKey: IDEAL_HOUSE_KEY,
-			baseUrl: service.baseUrl,
-		})) &&
-		(await importCredential({ ...imports, group: 'setup: chat model credential' }, MODEL_CREDENTIAL, {
-			apiKey: MODEL_KEY,
-			url: model.baseUrl,
-		} as never));
+		(await importCredential(
+			{ ...imports, group: 'setup: Ideal House credential' },
+			IDEAL_HOUSE_CREDENTIAL,
+			{
+				apiKey: IDEAL_HOUSE_KEY,
+				baseUrl: service.baseUrl,
+			},
+		)) &&
+		(await importCredential(
+			{ ...imports, group: 'setup: chat model credential' },
+			MODEL_CREDENTIAL,
+			{
+				apiKey: MODEL_KEY,
+				url: model.baseUrl,
+			} as never,
+		));
 	if (!ok) return false;
 	const workflows = [AGENT_EXAMPLE, MCP_EXAMPLE].map(({ file }) => ({
 		file,
 		text: readFileSync(join(REPO, 'examples', file), 'utf8'),
 	}));
-	return await importWorkflows({ ...imports, group: 'setup: workflows' }, workflows, service.baseUrl);
+	return await importWorkflows(
+		{ ...imports, group: 'setup: workflows' },
+		workflows,
+		service.baseUrl,
+	);
 }
 
 async function publish(session: RestSession, workflowId: string): Promise<boolean> {
@@ -165,7 +222,12 @@ async function setup(): Promise<Context | undefined> {
 	const sample = (file: string) => `${service.baseUrl}/samples/${file}`;
 	const port = await freePort();
 	env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: port });
-	if (!(await report.timed('import credentials and workflows', async () => await importEverything(service, model)))) {
+	if (
+		!(await report.timed(
+			'import credentials and workflows',
+			async () => await importEverything(service, model),
+		))
+	) {
 		await Promise.all([service.close(), model.close()]);
 		return undefined;
 	}
@@ -176,9 +238,19 @@ async function setup(): Promise<Context | undefined> {
 		async () => await untilReady(`${base}/healthz/readiness`, app.child, 120_000),
 	);
 	const context = { service, model, base, app, sample } as Context;
-	if (!report.check('setup: n8n start', 'ready (/healthz/readiness)', ready, app.output().slice(-2000))) return context;
+	if (
+		!report.check(
+			'setup: n8n start',
+			'ready (/healthz/readiness)',
+			ready,
+			app.output().slice(-2000),
+		)
+	)
+		return context;
 	context.session = await setUpOwner(base);
-	const published = (await publish(context.session, AGENT_EXAMPLE.id)) && (await publish(context.session, MCP_EXAMPLE.id));
+	const published =
+		(await publish(context.session, AGENT_EXAMPLE.id)) &&
+		(await publish(context.session, MCP_EXAMPLE.id));
 	return published ? context : { ...context, session: undefined as never };
 }
 
@@ -207,7 +279,12 @@ async function untilServed(url: string, init: RequestInit, timeoutMs: number): P
 	}
 }
 
-async function chat(ctx: Context, chatUrl: string, message: string, sessionId: string): Promise<ChatOutcome> {
+async function chat(
+	ctx: Context,
+	chatUrl: string,
+	message: string,
+	sessionId: string,
+): Promise<ChatOutcome> {
 	const requestsBefore = ctx.model.requests.length;
 	const tasksBefore = ctx.service.stats().tasks.length;
 	const balanceBefore = ctx.service.balance(IDEAL_HOUSE_KEY);
@@ -235,10 +312,15 @@ async function chat(ctx: Context, chatUrl: string, message: string, sessionId: s
 
 /** A task as the service reports it to its owner: the input it received and the output. */
 async function serviceTask(ctx: Context, task: TaskSummary) {
-	const response = await fetch(`${ctx.service.baseUrl}/api/v1/${task.kind}/result?taskId=${task.id}`, {
-		headers: { APIKEY: IDEAL_HOUSE_KEY },
-	});
-	const body = (await response.json()) as { data?: { input?: Record<string, unknown>; output?: { resultUrl?: string } } };
+	const response = await fetch(
+		`${ctx.service.baseUrl}/api/v1/${task.kind}/result?taskId=${task.id}`,
+		{
+			headers: { APIKEY: IDEAL_HOUSE_KEY },
+		},
+	);
+	const body = (await response.json()) as {
+		data?: { input?: Record<string, unknown>; output?: { resultUrl?: string } };
+	};
 	return { input: requestFields(body.data?.input), resultUrl: body.data?.output?.resultUrl };
 }
 
@@ -248,24 +330,43 @@ async function serviceTask(ctx: Context, task: TaskSummary) {
  */
 function requestFields(input: Record<string, unknown> | undefined) {
 	if (!input) return input;
-	const sent = ['imageUrl', 'presetId', 'prompt', 'imageSize', 'emptyType', 'maskUrl', 'maskBase64'];
+	const sent = [
+		'imageUrl',
+		'presetId',
+		'prompt',
+		'imageSize',
+		'emptyType',
+		'maskUrl',
+		'maskBase64',
+	];
 	return Object.fromEntries(
-		Object.entries(input).filter(([key, value]) => sent.includes(key) && value !== null && value !== ''),
+		Object.entries(input).filter(
+			([key, value]) => sent.includes(key) && value !== null && value !== '',
+		),
 	);
 }
 
 function toolCallsOf(requests: RecordedModelRequest[]) {
 	const last = requests[requests.length - 1]?.body?.messages ?? [];
-	return last.filter((message) => message.role === 'assistant').flatMap((message) => message.tool_calls ?? []);
+	return last
+		.filter((message) => message.role === 'assistant')
+		.flatMap((message) => message.tool_calls ?? []);
 }
 
 function toolResultsOf(requests: RecordedModelRequest[]): ChatMessage[] {
-	return (requests[requests.length - 1]?.body?.messages ?? []).filter((message) => message.role === 'tool');
+	return (requests[requests.length - 1]?.body?.messages ?? []).filter(
+		(message) => message.role === 'tool',
+	);
 }
 
 function checkToolDefinitions(group: string, request: RecordedModelRequest | undefined): void {
 	const tools = request?.body?.tools ?? [];
-	report.equal(group, 'the model was given both tools', tools.map((tool) => tool.function.name).sort(), TOOL_NAMES);
+	report.equal(
+		group,
+		'the model was given both tools',
+		tools.map((tool) => tool.function.name).sort(),
+		TOOL_NAMES,
+	);
 	const enhance = tools.find((tool) => tool.function.name === 'Enhance_photo')?.function;
 	const remove = tools.find((tool) => tool.function.name === 'Empty_room')?.function;
 	const description = enhance?.description ?? '';
@@ -283,13 +384,17 @@ function checkToolDefinitions(group: string, request: RecordedModelRequest | und
 	report.check(
 		group,
 		'Empty_room description: what it does and 1 credit',
-		/^Removes furniture/.test(remove?.description ?? '') && (remove?.description ?? '').includes('1 credit per call'),
+		/^Removes furniture/.test(remove?.description ?? '') &&
+			(remove?.description ?? '').includes('1 credit per call'),
 		remove?.description,
 	);
 	report.equal(
 		group,
 		'Enhance_photo arguments (from $fromAI): imageUrl, preset, prompt, all described',
-		Object.entries(enhance?.parameters?.properties ?? {}).map(([key, value]) => [key, Boolean(value.description)]),
+		Object.entries(enhance?.parameters?.properties ?? {}).map(([key, value]) => [
+			key,
+			Boolean(value.description),
+		]),
 		[
 			['imageUrl', true],
 			['preset', true],
@@ -298,15 +403,30 @@ function checkToolDefinitions(group: string, request: RecordedModelRequest | und
 	);
 }
 
-async function checkChat(ctx: Context, chatUrl: string, script: ChatScript, index: number): Promise<ChatOutcome> {
+async function checkChat(
+	ctx: Context,
+	chatUrl: string,
+	script: ChatScript,
+	index: number,
+): Promise<ChatOutcome> {
 	const group = `agent: ${script.name}`;
 	const outcome = await report.timed(
 		`chat: ${script.name}`,
 		async () => await chat(ctx, chatUrl, script.message(ctx.sample), `session-${index}`),
 	);
-	report.check(group, 'chat endpoint answered HTTP 200', outcome.status === 200, `HTTP ${outcome.status}: ${outcome.answer.slice(0, 500)}`);
+	report.check(
+		group,
+		'chat endpoint answered HTTP 200',
+		outcome.status === 200,
+		`HTTP ${outcome.status}: ${outcome.answer.slice(0, 500)}`,
+	);
 	checkToolDefinitions(group, outcome.modelRequests[0]);
-	report.equal(group, `the model made ${script.toolCalls} tool call(s)`, toolCallsOf(outcome.modelRequests).length, script.toolCalls);
+	report.equal(
+		group,
+		`the model made ${script.toolCalls} tool call(s)`,
+		toolCallsOf(outcome.modelRequests).length,
+		script.toolCalls,
+	);
 
 	report.equal(
 		group,
@@ -314,22 +434,41 @@ async function checkChat(ctx: Context, chatUrl: string, script: ChatScript, inde
 		outcome.newTasks.map((task) => task.kind),
 		script.tasks.map((task) => task.kind),
 	);
-	const finished = await Promise.all(outcome.newTasks.map(async (task) => await serviceTask(ctx, task)));
-	script.tasks.forEach((expected, position) =>
-		report.equal(group, `task ${position + 1}: the fields the service received`, finished[position]?.input, expected.input(ctx.sample)),
+	const finished = await Promise.all(
+		outcome.newTasks.map(async (task) => await serviceTask(ctx, task)),
 	);
-	const credits = script.tasks.reduce((sum, task) => sum + (task.kind === 'photoEnhancer' ? 10 : 1), 0);
+	script.tasks.forEach((expected, position) =>
+		report.equal(
+			group,
+			`task ${position + 1}: the fields the service received`,
+			finished[position]?.input,
+			expected.input(ctx.sample),
+		),
+	);
+	const credits = script.tasks.reduce(
+		(sum, task) => sum + (task.kind === 'photoEnhancer' ? 10 : 1),
+		0,
+	);
 	report.equal(group, `credits spent: ${credits}`, outcome.creditsSpent, credits);
 
 	const results = toolResultsOf(outcome.modelRequests);
 	const lastResult = JSON.parse(String(results[results.length - 1]?.content ?? 'null')) as unknown;
-	const item = (Array.isArray(lastResult) ? lastResult[0] : lastResult) as Record<string, unknown> | undefined;
-	report.equal(group, 'the tool result the model got is compact JSON', Object.keys(item ?? {}).sort(), COMPACT_KEYS);
+	const item = (Array.isArray(lastResult) ? lastResult[0] : lastResult) as
+		| Record<string, unknown>
+		| undefined;
+	report.equal(
+		group,
+		'the tool result the model got is compact JSON',
+		Object.keys(item ?? {}).sort(),
+		COMPACT_KEYS,
+	);
 	const resultUrl = finished[finished.length - 1]?.resultUrl;
 	report.check(
 		group,
 		'the tool result holds the task id, Success and the result URL',
-		item?.id === outcome.newTasks[outcome.newTasks.length - 1]?.id && item?.status === 'Success' && item?.resultUrl === resultUrl,
+		item?.id === outcome.newTasks[outcome.newTasks.length - 1]?.id &&
+			item?.status === 'Success' &&
+			item?.resultUrl === resultUrl,
 		JSON.stringify(item),
 	);
 	report.check(
@@ -346,7 +485,8 @@ async function runAgentChats(ctx: Context): Promise<ChatOutcome[]> {
 	// The Chat Trigger's GET serves the hosted chat page.
 	await untilServed(chatUrl, { method: 'GET' }, 60_000);
 	const outcomes: ChatOutcome[] = [];
-	for (const [index, script] of CHATS.entries()) outcomes.push(await checkChat(ctx, chatUrl, script, index));
+	for (const [index, script] of CHATS.entries())
+		outcomes.push(await checkChat(ctx, chatUrl, script, index));
 
 	const review = outcomes[2];
 	const group = `agent: ${CHATS[2].name}`;
@@ -357,7 +497,9 @@ async function runAgentChats(ctx: Context): Promise<ChatOutcome[]> {
 		/9010/.test(firstResult) && /Rephrase the prompt/.test(firstResult),
 		firstResult.slice(0, 500),
 	);
-	const prompts = toolCallsOf(review.modelRequests).map((call) => (JSON.parse(call.function.arguments) as { prompt?: string }).prompt);
+	const prompts = toolCallsOf(review.modelRequests).map(
+		(call) => (JSON.parse(call.function.arguments) as { prompt?: string }).prompt,
+	);
 	report.equal(group, 'the model called again with the rephrased prompt', prompts, [
 		'Make the garden look nsfw and lush',
 		'Make the garden look and lush',
@@ -385,27 +527,46 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 	// An empty JSON-RPC message: refused by the MCP server once it is there, harmlessly.
 	await untilServed(
 		url.href,
-		{ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' },
+		{
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+			},
+			body: '{}',
+		},
 		60_000,
 	);
 	const client = new Client({ name: 'ideal-house-test', version: '1.0.0' });
 	const texts: string[] = [];
 	try {
-		await report.timed('mcp: connect', async () => await client.connect(new StreamableHTTPClientTransport(url)));
+		await report.timed(
+			'mcp: connect',
+			async () => await client.connect(new StreamableHTTPClientTransport(url)),
+		);
 		const { tools } = await report.timed('mcp: tools/list', async () => await client.listTools());
-		report.equal(group, 'tools/list: both tools', tools.map((tool) => tool.name).sort(), TOOL_NAMES);
+		report.equal(
+			group,
+			'tools/list: both tools',
+			tools.map((tool) => tool.name).sort(),
+			TOOL_NAMES,
+		);
 		const enhance = tools.find((tool) => tool.name === 'Enhance_photo');
 		report.check(
 			group,
 			'Enhance_photo description says what it does and costs',
-			/^Enhances a real-estate photo/.test(enhance?.description ?? '') && (enhance?.description ?? '').includes('10 credits'),
+			/^Enhances a real-estate photo/.test(enhance?.description ?? '') &&
+				(enhance?.description ?? '').includes('10 credits'),
 			enhance?.description?.slice(0, 300),
 		);
 		report.equal(
 			group,
 			'Enhance_photo input schema: imageUrl, preset, prompt (strings, required)',
 			{
-				properties: Object.entries(enhance?.inputSchema.properties ?? {}).map(([key, value]) => [key, (value as { type?: string }).type]),
+				properties: Object.entries(enhance?.inputSchema.properties ?? {}).map(([key, value]) => [
+					key,
+					(value as { type?: string }).type,
+				]),
 				required: [...(enhance?.inputSchema.required ?? [])].sort(),
 			},
 			{
@@ -425,24 +586,39 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 			async () =>
 				await client.callTool({
 					name: 'Enhance_photo',
-					arguments: { imageUrl: ctx.sample('kitchen.png'), preset: 'Sky Replacement: Sunset Sky', prompt: '' },
+					arguments: {
+						imageUrl: ctx.sample('kitchen.png'),
+						preset: 'Sky Replacement: Sunset Sky',
+						prompt: '',
+					},
 				}),
 		);
-		const text = (call.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
+		const text = (call.content as Array<{ type: string; text?: string }>)
+			.map((part) => part.text ?? '')
+			.join('');
 		texts.push(text);
 		const created = ctx.service.stats().tasks.slice(tasksBefore);
 		const finished = created[0] ? await serviceTask(ctx, created[0]) : undefined;
-		report.equal(group, 'tools/call: one task created, with the preset id for the name', finished?.input, {
-			imageUrl: ctx.sample('kitchen.png'),
-			presetId: 'sky-replacement-sunset-sky',
-			imageSize: '2K',
-		});
+		report.equal(
+			group,
+			'tools/call: one task created, with the preset id for the name',
+			finished?.input,
+			{
+				imageUrl: ctx.sample('kitchen.png'),
+				presetId: 'sky-replacement-sunset-sky',
+				imageSize: '2K',
+			},
+		);
 		const parsed = JSON.parse(text) as unknown;
 		const item = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown>;
 		report.check(
 			group,
 			'tools/call: the finished task comes back (compact JSON: id, Success, result URL, credits)',
-			call.isError !== true && item?.id === created[0]?.id && item?.status === 'Success' && item?.resultUrl === finished?.resultUrl && item?.creditsCharged === 10,
+			call.isError !== true &&
+				item?.id === created[0]?.id &&
+				item?.status === 'Success' &&
+				item?.resultUrl === finished?.resultUrl &&
+				item?.creditsCharged === 10,
 			text.slice(0, 500),
 		);
 
@@ -451,15 +627,23 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 			name: 'Enhance_photo',
 			arguments: { imageUrl: ctx.sample('kitchen.png'), preset: 'Purple Sky', prompt: '' },
 		});
-		const badText = (bad.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
+		const badText = (bad.content as Array<{ type: string; text?: string }>)
+			.map((part) => part.text ?? '')
+			.join('');
 		texts.push(badText);
 		report.check(
 			group,
 			'tools/call with an unknown preset: an error result (isError) naming close matches',
-			bad.isError === true && /"Purple Sky" is not a known preset\. Close matches: .*Sky Replacement: /.test(badText),
+			bad.isError === true &&
+				/"Purple Sky" is not a known preset\. Close matches: .*Sky Replacement: /.test(badText),
 			`isError ${String(bad.isError)}: ${badText.slice(0, 500)}`,
 		);
-		report.equal(group, 'tools/call with an unknown preset: nothing created or charged', ctx.service.stats().tasks.length, badBefore);
+		report.equal(
+			group,
+			'tools/call with an unknown preset: nothing created or charged',
+			ctx.service.stats().tasks.length,
+			badBefore,
+		);
 		writeFileSync(join(WORK, 'logs', 'mcp-calls.json'), JSON.stringify({ call, bad }, null, 2));
 	} catch (error) {
 		report.check(group, 'the MCP session ran without an exception', false, (error as Error).stack);
@@ -474,15 +658,27 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 
 function checkSecrets(ctx: Context, mcp: McpOutcome): void {
 	const group = 'secrets';
-	const sentToModel = ctx.model.requests.map((request) => `${JSON.stringify(request.headers)}\n${request.bodyText}`).join('\n');
-	report.check(group, `the model was sent ${ctx.model.requests.length} requests, none holding the Ideal House key`, ctx.model.requests.length > 0 && !sentToModel.includes(IDEAL_HOUSE_KEY), 'key found');
+	const sentToModel = ctx.model.requests
+		.map((request) => `${JSON.stringify(request.headers)}\n${request.bodyText}`)
+		.join('\n');
+	report.check(
+		group,
+		`the model was sent ${ctx.model.requests.length} requests, none holding the Ideal House key`,
+		ctx.model.requests.length > 0 && !sentToModel.includes(IDEAL_HOUSE_KEY),
+		'key found',
+	);
 	report.check(
 		group,
 		'no MCP answer holds the Ideal House key',
 		mcp.texts.length > 0 && !mcp.texts.join('\n').includes(IDEAL_HOUSE_KEY),
 		'key found',
 	);
-	report.check(group, "n8n's log does not hold the Ideal House key", !ctx.app.output().includes(IDEAL_HOUSE_KEY), 'key found');
+	report.check(
+		group,
+		"n8n's log does not hold the Ideal House key",
+		!ctx.app.output().includes(IDEAL_HOUSE_KEY),
+		'key found',
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -494,7 +690,9 @@ async function main(): Promise<number> {
 			const outcomes = await runAgentChats(ctx);
 			const mcp = await runMcp(ctx);
 			checkSecrets(ctx, mcp);
-			console.log(`Model requests: ${ctx.model.requests.length}; chats: ${outcomes.map((o) => o.answer).join(' | ')}`);
+			console.log(
+				`Model requests: ${ctx.model.requests.length}; chats: ${outcomes.map((o) => o.answer).join(' | ')}`,
+			);
 		}
 	} finally {
 		await ctx?.app.stop();
@@ -505,13 +703,20 @@ async function main(): Promise<number> {
 				// calls that wait for the webhooks to be registered.
 				provoked: /SCAN_TEXT_ERROR|"Purple Sky" is not a known preset|is not registered/,
 			});
-			writeFileSync(join(WORK, 'logs', 'model-requests.json'), JSON.stringify(ctx.model.requests, null, 2));
+			writeFileSync(
+				join(WORK, 'logs', 'model-requests.json'),
+				JSON.stringify(ctx.model.requests, null, 2),
+			);
 		}
 		await Promise.all([ctx?.service.close(), ctx?.model.close()]);
 	}
 	return report.print({
 		title: 'n8n agent and MCP test',
-		header: [`n8n ${n8nVersion(N8N_APP)}, Node ${process.version}`, `work folder ${WORK}`, `sample base URL ${SAMPLE_BASE_URL} swapped for the local service`],
+		header: [
+			`n8n ${n8nVersion(N8N_APP)}, Node ${process.version}`,
+			`work folder ${WORK}`,
+			`sample base URL ${SAMPLE_BASE_URL} swapped for the local service`,
+		],
 		shellSteps: process.env.AGENT_SHELL_STEPS,
 		startedAt: Number(process.env.AGENT_STARTED_AT) || undefined,
 	});

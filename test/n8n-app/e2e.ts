@@ -307,7 +307,12 @@ async function checkTaskItem(
 					meta!.fileName,
 					basename(String(output.resultUrl)),
 				);
-				equal(group, `${label}: binary size = the result file's size`, binarySize(meta!), file.length);
+				equal(
+					group,
+					`${label}: binary size = the result file's size`,
+					binarySize(meta!),
+					file.length,
+				);
 				const stored = storedBinary(meta!);
 				check(
 					group,
@@ -790,7 +795,11 @@ async function checkFormExample(
  * webhook, which answers at once), then the execution is stopped over REST. The node must end
  * its wait within one poll interval and send no further status checks.
  */
-async function checkStop(service: RunningService, base: string, session: RestSession): Promise<void> {
+async function checkStop(
+	service: RunningService,
+	base: string,
+	session: RestSession,
+): Promise<void> {
 	const group = `workflow ${STOP_WORKFLOW.id} (Stop while waiting, in n8n start)`;
 	const pollSeconds = 3;
 	const activated = await activateWorkflow(session, STOP_WORKFLOW.id);
@@ -807,35 +816,77 @@ async function checkStop(service: RunningService, base: string, session: RestSes
 			return false;
 		};
 		let called = false;
-		await until(async () => (called = (await fetch(`${base}/webhook/ideal-house-stop`, { method: 'POST' })).ok), 30_000);
+		await until(
+			async () =>
+				(called = (await fetch(`${base}/webhook/ideal-house-stop`, { method: 'POST' })).ok),
+			30_000,
+		);
 		if (!check(group, 'the production webhook answered', called, 'no 2xx within 30 s')) return;
 		const created = await until(() => service.stats().tasks.length > previous, 30_000);
 		if (!check(group, 'the node created its task', created, 'no task within 30 s')) return;
 		const task = service.stats().tasks[previous];
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: STOP_WORKFLOW.id }));
 		const listed = await session.rest(`/rest/executions?filter=${filter}`);
-		const running = ((listed.json.data?.results ?? []) as Array<{ id: string; status: string }>).find(
-			(entry) => entry.status === 'running',
-		);
-		if (!check(group, 'its execution is listed as running', !!running, JSON.stringify(listed.json).slice(0, 300))) return;
-		const pollsOf = () => service.stats().requests.byEndpoint['/api/v1/photoEnhancer/result']?.total ?? 0;
+		const running = (
+			(listed.json.data?.results ?? []) as Array<{ id: string; status: string }>
+		).find((entry) => entry.status === 'running');
+		if (
+			!check(
+				group,
+				'its execution is listed as running',
+				!!running,
+				JSON.stringify(listed.json).slice(0, 300),
+			)
+		)
+			return;
+		const pollsOf = () =>
+			service.stats().requests.byEndpoint['/api/v1/photoEnhancer/result']?.total ?? 0;
 		await until(() => pollsOf() > 0, 3 * pollSeconds * 1000);
 		const stoppedAt = Date.now();
 		const stop = await session.rest(`/rest/executions/${running!.id}/stop`, {});
-		check(group, 'Stop accepted over REST', stop.status === 200, `HTTP ${stop.status} ${JSON.stringify(stop.json).slice(0, 300)}`);
+		check(
+			group,
+			'Stop accepted over REST',
+			stop.status === 200,
+			`HTTP ${stop.status} ${JSON.stringify(stop.json).slice(0, 300)}`,
+		);
 		let status = '';
 		const ended = await until(async () => {
-			status = String((await session.rest(`/rest/executions/${running!.id}`)).json.data?.status ?? '');
+			status = String(
+				(await session.rest(`/rest/executions/${running!.id}`)).json.data?.status ?? '',
+			);
 			return !['new', 'running', 'waiting'].includes(status);
 		}, 30_000);
 		const seconds = (Date.now() - stoppedAt) / 1000;
-		check(group, `the execution ended after Stop (status ${status})`, ended && ['canceled', 'error'].includes(status), `status ${status}`);
-		check(group, `it ended within one poll interval (${seconds.toFixed(1)} s ≤ ${pollSeconds + 1} s)`, seconds <= pollSeconds + 1, `${seconds.toFixed(1)} s`);
+		check(
+			group,
+			`the execution ended after Stop (status ${status})`,
+			ended && ['canceled', 'error'].includes(status),
+			`status ${status}`,
+		);
+		check(
+			group,
+			`it ended within one poll interval (${seconds.toFixed(1)} s ≤ ${pollSeconds + 1} s)`,
+			seconds <= pollSeconds + 1,
+			`${seconds.toFixed(1)} s`,
+		);
 		const pollsAtEnd = pollsOf();
 		await new Promise((resolve) => setTimeout(resolve, 2 * pollSeconds * 1000));
-		equal(group, `no status check after the execution ended (${2 * pollSeconds} s watched)`, pollsOf(), pollsAtEnd);
-		equal(group, 'one task created, and not created again', service.stats().tasks.length - previous, 1);
-		taskLines.push(`stop: task ${task.id} waited on, execution ${running!.id} ${status} ${seconds.toFixed(1)} s after Stop`);
+		equal(
+			group,
+			`no status check after the execution ended (${2 * pollSeconds} s watched)`,
+			pollsOf(),
+			pollsAtEnd,
+		);
+		equal(
+			group,
+			'one task created, and not created again',
+			service.stats().tasks.length - previous,
+			1,
+		);
+		taskLines.push(
+			`stop: task ${task.id} waited on, execution ${running!.id} ${status} ${seconds.toFixed(1)} s after Stop`,
+		);
 	} finally {
 		service.configure({ taskDurationMs: SERVICE_OPTIONS.taskDurationMs });
 	}

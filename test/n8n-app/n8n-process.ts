@@ -231,7 +231,8 @@ export async function activateWorkflow(
 	}
 	const data = answer.json.data ?? {};
 	return {
-		active: answer.status === 200 && (data.active === true || typeof data.activeVersionId === 'string'),
+		active:
+			answer.status === 200 && (data.active === true || typeof data.activeVersionId === 'string'),
 		detail: `HTTP ${answer.status} ${JSON.stringify(answer.json).slice(0, 300)}`,
 	};
 }

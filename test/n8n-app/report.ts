@@ -228,7 +228,10 @@ function counted(map: Map<string, number>): string[] {
 /** The line's text, with n8n's install folder (whose cache path names this package) as `<n8n>`. */
 function describeLine(line: LogLine, n8nAppDir: string): string {
 	let text = `${line.message} ${JSON.stringify(line.metadata ?? {})}`;
-	for (const dir of new Set([n8nAppDir, existsSync(n8nAppDir) ? realpathSync(n8nAppDir) : n8nAppDir])) {
+	for (const dir of new Set([
+		n8nAppDir,
+		existsSync(n8nAppDir) ? realpathSync(n8nAppDir) : n8nAppDir,
+	])) {
 		text = text.split(dir).join('<n8n>');
 	}
 	return text;

@@ -1,4 +1,3 @@
- 
 import { envelopeText, toJsonText } from '../../service/envelope.ts';
 
 describe('JSON text with 64-bit ids', () => {

@@ -1,4 +1,3 @@
- 
 // Fault injection: each kind, its counter, before/after the creation of a task, endpoint filters
 // and reproducibility.
 import type { FaultConfig, RunningService } from '../../service/server.ts';

@@ -1,4 +1,3 @@
- 
 import { detectFormat, fetchBytes, inspectImage, readDimensions } from '../../service/images.ts';
 import { sampleBytes } from '../../service/samples.ts';
 import type { ImageServer } from './helpers.ts';

@@ -1,4 +1,3 @@
- 
 // Object remover create rules: modes, masks (URL or base64), dimensions, credits, output size.
 import type { RunningService } from '../../service/server.ts';
 import { sampleBytes } from '../../service/samples.ts';

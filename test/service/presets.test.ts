@@ -1,4 +1,3 @@
- 
 import {
 	HDR_MERGE_PRESET_ID,
 	isKnownPreset,

@@ -1,4 +1,3 @@
- 
 import { TaskQueue } from '../../service/queue.ts';
 
 describe('task queue (derived from the clock)', () => {

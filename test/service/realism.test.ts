@@ -3,7 +3,16 @@
 // stats. The API itself stays as the spec has it.
 import type { RunningService, ServiceStats } from '../../service/server.ts';
 import { TaskQueue } from '../../service/queue.ts';
-import { decodePng, download, FakeClock, generate, idOf, result, sample, start } from './helpers.ts';
+import {
+	decodePng,
+	download,
+	FakeClock,
+	generate,
+	idOf,
+	result,
+	sample,
+	start,
+} from './helpers.ts';
 
 describe('stuck-then-jump progress', () => {
 	it('shows 0 for the first 60 % of the run, then 90 until the task ends', () => {

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { sniffImageType } from '../../shared/images';
 import { createTaskRouting } from '../../shared/request-cycle';
@@ -114,7 +119,13 @@ function requireImageBytes(ctx: IExecuteSingleFunctions, field: string, bytes: B
 
 /** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
 function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
-	const text = typeof value === 'string' ? value.trim().replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '') : '';
+	const text =
+		typeof value === 'string'
+			? value
+					.trim()
+					.replace(/^data:[^,]*;base64,/i, '')
+					.replace(/\s+/g, '')
+			: '';
 	if (text === '') throw fieldError(ctx, 'Mask (Base64)', 'is empty', MASK_RULES);
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
 		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
@@ -146,7 +157,10 @@ async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
  * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
  * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
  */
-export async function checkRemoveBody(this: IExecuteSingleFunctions, source: IDataObject): Promise<IDataObject> {
+export async function checkRemoveBody(
+	this: IExecuteSingleFunctions,
+	source: IDataObject,
+): Promise<IDataObject> {
 	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
 	const body: IDataObject = {
 		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
@@ -162,7 +176,11 @@ export async function checkRemoveBody(this: IExecuteSingleFunctions, source: IDa
 			body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
 		}
 	} else if (emptyType !== 'whole_house') {
-		throw fieldError(this, 'Removal Mode', `must be whole_house or single_furniture (got "${emptyType}")`);
+		throw fieldError(
+			this,
+			'Removal Mode',
+			`must be whole_house or single_furniture (got "${emptyType}")`,
+		);
 	}
 	return body;
 }

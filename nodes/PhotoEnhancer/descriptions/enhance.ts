@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { bounded } from '../../shared/redact';
 import { createTaskRouting } from '../../shared/request-cycle';
@@ -74,7 +79,10 @@ export const enhanceFields: INodeProperties[] = [
 		description:
 			'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
 		displayOptions: { show },
-		options: [{ name: 'None (Prompt Only)', value: '' }, ...PRESETS.map(({ id, name }) => ({ name, value: id }))],
+		options: [
+			{ name: 'None (Prompt Only)', value: '' },
+			...PRESETS.map(({ id, name }) => ({ name, value: id })),
+		],
 		routing: { send: { type: 'body', property: 'presetId' } },
 	},
 	{
@@ -84,7 +92,8 @@ export const enhanceFields: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		default: '',
 		placeholder: 'Brighten the room and make the sky clear blue',
-		description: 'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
+		description:
+			'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
 		displayOptions: { show },
 		routing: { send: { type: 'body', property: 'prompt' } },
 	},
@@ -131,7 +140,10 @@ function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
  * Validates and tidies the body the fields below produced, before anything is charged: one URL
  * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
  */
-export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDataObject): Promise<IDataObject> {
+export async function checkEnhanceBody(
+	this: IExecuteSingleFunctions,
+	body: IDataObject,
+): Promise<IDataObject> {
 	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
 	const field = several ? 'Image URLs' : 'Image URL';
 
@@ -169,7 +181,11 @@ export async function checkEnhanceBody(this: IExecuteSingleFunctions, body: IDat
 	}
 	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize ?? '4K', IMAGE_SIZES);
 
-	if (Array.isArray(body.imageUrl) && body.imageUrl.length > 1 && body.presetId !== HDR_MERGE_PRESET_ID) {
+	if (
+		Array.isArray(body.imageUrl) &&
+		body.imageUrl.length > 1 &&
+		body.presetId !== HDR_MERGE_PRESET_ID
+	) {
 		this.logger.warn(
 			`Item ${this.getItemIndex()}: ${body.imageUrl.length} images sent without the HDR Merge preset; the service recommends one image per task for other presets.`,
 		);

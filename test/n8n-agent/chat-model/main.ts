@@ -8,8 +8,12 @@ import { startChatModel } from './server.ts';
 const portFlag = process.argv.indexOf('--port');
 const port = portFlag === -1 ? 8790 : Number(process.argv[portFlag + 1]);
 void startChatModel({ port }).then((stub) => {
-	console.log(`Scripted chat model on ${stub.baseUrl} (model "ideal-house-scripted", any API key).`);
-	console.log('Try: Enhance http://127.0.0.1:8787/samples/living-room.png with the preset "Sunset Sky"');
+	console.log(
+		`Scripted chat model on ${stub.baseUrl} (model "ideal-house-scripted", any API key).`,
+	);
+	console.log(
+		'Try: Enhance http://127.0.0.1:8787/samples/living-room.png with the preset "Sunset Sky"',
+	);
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.on(signal, () => void stub.close().then(() => process.exit(0)));
 	}

@@ -16,7 +16,10 @@
 export interface ChatRequest {
 	model?: string;
 	messages: ChatMessage[];
-	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: JsonSchema } }>;
+	tools?: Array<{
+		type: string;
+		function: { name: string; description?: string; parameters?: JsonSchema };
+	}>;
 	stream?: boolean;
 }
 
@@ -72,18 +75,31 @@ function readWish(message: string): Wish | string {
 }
 
 function toolCall(request: ChatRequest, wish: Wish, prompt: string | undefined): Reply {
-	const tool = request.tools?.find((candidate) => wish.tool.test(candidate.function.description ?? ''));
+	const tool = request.tools?.find((candidate) =>
+		wish.tool.test(candidate.function.description ?? ''),
+	);
 	if (!tool) return { content: `No tool I was given matches ${wish.tool}.` };
 	const args: Record<string, string> = {};
 	for (const key of Object.keys(tool.function.parameters?.properties ?? {})) {
 		if (/url/i.test(key)) args[key] = wish.imageUrl;
 		else if (/preset/i.test(key)) args[key] = wish.preset ?? '';
 		else if (/prompt/i.test(key)) args[key] = prompt ?? '';
-		else return { content: `I do not know how to fill the argument "${key}" of ${tool.function.name}.` };
+		else
+			return {
+				content: `I do not know how to fill the argument "${key}" of ${tool.function.name}.`,
+			};
 	}
 	// Unique within the conversation, which only grows.
 	const id = `call_${request.messages.length}`;
-	return { toolCalls: [{ id, type: 'function', function: { name: tool.function.name, arguments: JSON.stringify(args) } }] };
+	return {
+		toolCalls: [
+			{
+				id,
+				type: 'function',
+				function: { name: tool.function.name, arguments: JSON.stringify(args) },
+			},
+		],
+	};
 }
 
 /** The prompt without the word the review flagged (`contains "nsfw"`), or a neutral one. */

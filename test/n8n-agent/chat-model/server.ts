@@ -49,13 +49,26 @@ function completion(id: string, created: number, model: string, reply: Reply) {
 		object: 'chat.completion',
 		created,
 		model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }],
+		choices: [
+			{
+				index: 0,
+				message,
+				logprobs: null,
+				finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop',
+			},
+		],
 		usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 	};
 }
 
 /** The same answer as Chat Completions chunks: role, then the content or each tool call, then the end. */
-function streamCompletion(response: ServerResponse, id: string, created: number, model: string, reply: Reply) {
+function streamCompletion(
+	response: ServerResponse,
+	id: string,
+	created: number,
+	model: string,
+	reply: Reply,
+) {
 	response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 	const chunk = (delta: object, finish: string | null = null) =>
 		response.write(
@@ -88,23 +101,32 @@ export async function startChatModel(options: { port?: number } = {}): Promise<C
 			};
 			requests.push(recorded);
 			if (request.method === 'GET' && path === '/v1/models') {
-				sendJson(response, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'tests' }] });
+				sendJson(response, 200, {
+					object: 'list',
+					data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'tests' }],
+				});
 				return;
 			}
 			if (request.method !== 'POST' || path !== '/v1/chat/completions') {
-				sendJson(response, 404, { error: { message: `No route ${request.method} ${path}`, type: 'invalid_request_error' } });
+				sendJson(response, 404, {
+					error: { message: `No route ${request.method} ${path}`, type: 'invalid_request_error' },
+				});
 				return;
 			}
 			let body: ChatRequest;
 			try {
 				body = JSON.parse(bodyText) as ChatRequest;
 			} catch {
-				sendJson(response, 400, { error: { message: 'The body is not JSON', type: 'invalid_request_error' } });
+				sendJson(response, 400, {
+					error: { message: 'The body is not JSON', type: 'invalid_request_error' },
+				});
 				return;
 			}
 			recorded.body = body;
 			if (!Array.isArray(body.messages)) {
-				sendJson(response, 400, { error: { message: "'messages' is required", type: 'invalid_request_error' } });
+				sendJson(response, 400, {
+					error: { message: "'messages' is required", type: 'invalid_request_error' },
+				});
 				return;
 			}
 			const reply = nextReply(body);
@@ -113,7 +135,9 @@ export async function startChatModel(options: { port?: number } = {}): Promise<C
 			const model = body.model ?? MODEL_ID;
 			if (body.stream) streamCompletion(response, id, created, model, reply);
 			else sendJson(response, 200, completion(id, created, model, reply));
-		})().catch((error: Error) => sendJson(response, 500, { error: { message: error.message, type: 'server_error' } }));
+		})().catch((error: Error) =>
+			sendJson(response, 500, { error: { message: error.message, type: 'server_error' } }),
+		);
 	});
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	const { port } = server.address() as { port: number };
