@@ -1,4 +1,3 @@
-import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { stoppedError } from '../nodes/shared/cancellation';
@@ -11,6 +10,7 @@ import {
 import { emitTask } from '../nodes/shared/output';
 import { networkError, readEnvelope } from '../nodes/shared/transport';
 import { fieldError } from '../nodes/shared/validation';
+import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 
 /**
  * Every fault kind the request cycle decides on, and the meaning its error carries: may it be
@@ -18,29 +18,7 @@ import { fieldError } from '../nodes/shared/validation';
  * task, what it cost. The engine-level suites show the decisions; this pins the classification.
  */
 
-const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
-const ctx = {
-	getNode: () => node,
-	getItemIndex: () => 2,
-	getNodeParameter: () => undefined,
-} as unknown as IExecuteSingleFunctions;
-
-function response(
-	statusCode: number,
-	body: string,
-	headers: Record<string, string> = {},
-): IN8nHttpFullResponse {
-	return { statusCode, body, headers };
-}
-
-function thrownBy(fn: () => unknown): IdealHouseError {
-	try {
-		fn();
-	} catch (error) {
-		return error as IdealHouseError;
-	}
-	throw new Error('expected an error');
-}
+const ctx = itemContext(2);
 
 function expectNoMeaning(error: IdealHouseError): void {
 	expect([error.transient, error.stopped, error.requestSent, error.taskId, error.refunded]).toEqual(
@@ -93,7 +71,7 @@ describe('network faults', () => {
 describe('answers of the service', () => {
 	test('a redirect is final and not followed', () => {
 		const error = thrownBy(() =>
-			readEnvelope.call(ctx, response(302, '', { location: 'http://elsewhere.example/x' })),
+			readEnvelope.call(ctx, httpResponse(302, '', { location: 'http://elsewhere.example/x' })),
 		);
 		expect(error.transient).toBeUndefined();
 		expect(error.message).toContain('redirect to elsewhere.example');
@@ -103,7 +81,7 @@ describe('answers of the service', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(
 				ctx,
-				response(200, '{"code":1003,"message":"busy","data":null}', { 'retry-after': '2' }),
+				httpResponse(200, '{"code":1003,"message":"busy","data":null}', { 'retry-after': '2' }),
 			),
 		);
 		expect(error.transient).toEqual({
@@ -115,22 +93,24 @@ describe('answers of the service', () => {
 
 	test('code 1003 behind a 5xx may come from a gateway after the service acted', () => {
 		const error = thrownBy(() =>
-			readEnvelope.call(ctx, response(502, '{"code":1003,"message":"busy","data":null}')),
+			readEnvelope.call(ctx, httpResponse(502, '{"code":1003,"message":"busy","data":null}')),
 		);
 		expect(error.transient).toEqual({ reason: 'HTTP 502', notProcessed: false });
 	});
 
 	test('HTTP 429 was refused before the service acted; a 5xx may not have been', () => {
-		expect(thrownBy(() => readEnvelope.call(ctx, response(429, ''))).transient?.notProcessed).toBe(
-			true,
-		);
-		expect(thrownBy(() => readEnvelope.call(ctx, response(503, ''))).transient?.notProcessed).toBe(
-			false,
-		);
+		expect(
+			thrownBy(() => readEnvelope.call(ctx, httpResponse(429, ''))).transient?.notProcessed,
+		).toBe(true);
+		expect(
+			thrownBy(() => readEnvelope.call(ctx, httpResponse(503, ''))).transient?.notProcessed,
+		).toBe(false);
 	});
 
 	test('an unreadable 200 body is transient, and the service may have acted', () => {
-		expect(thrownBy(() => readEnvelope.call(ctx, response(200, '{"code":0'))).transient).toEqual({
+		expect(
+			thrownBy(() => readEnvelope.call(ctx, httpResponse(200, '{"code":0'))).transient,
+		).toEqual({
 			reason: 'unreadable response body',
 			notProcessed: false,
 		});
@@ -138,7 +118,7 @@ describe('answers of the service', () => {
 
 	test.each([1001, 1011, 5002, 9010, 9051])('error code %i is a verdict, never retried', (code) => {
 		const error = thrownBy(() =>
-			readEnvelope.call(ctx, response(200, `{"code":${code},"message":"m","data":null}`)),
+			readEnvelope.call(ctx, httpResponse(200, `{"code":${code},"message":"m","data":null}`)),
 		);
 		expect(error.transient).toBeUndefined();
 		expect(error.context.itemIndex).toBe(2);

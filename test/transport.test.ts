@@ -1,41 +1,25 @@
-import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { IdealHouseApiError } from '../nodes/shared/errors';
 import { pollIntervalMs } from '../nodes/shared/poller';
 import { toTaskId } from '../nodes/shared/task';
 import { readEnvelope } from '../nodes/shared/transport';
+import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 
-const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
-const ctx = { getNode: () => node, getItemIndex: () => 3 } as unknown as IExecuteSingleFunctions;
-
-function response(
-	statusCode: number,
-	body: string,
-	headers: Record<string, string> = {},
-): IN8nHttpFullResponse {
-	return { statusCode, body, headers };
-}
-
-function errorOf(fn: () => unknown): IdealHouseApiError {
-	try {
-		fn();
-	} catch (error) {
-		return error as IdealHouseApiError;
-	}
-	throw new Error('expected an error');
-}
+const ctx = itemContext(3);
 
 describe('readEnvelope', () => {
 	test('returns data of a success envelope, long ids as exact strings', () => {
 		expect(
-			readEnvelope.call(ctx, response(200, '{"code":0,"message":"ok","data":1839201938475628544}')),
+			readEnvelope.call(
+				ctx,
+				httpResponse(200, '{"code":0,"message":"ok","data":1839201938475628544}'),
+			),
 		).toBe('1839201938475628544');
 	});
 
 	test('an error code is a NodeApiError for the item, not transient', () => {
-		const error = errorOf(() =>
-			readEnvelope.call(ctx, response(200, '{"code":9051,"message":"no coins","data":null}')),
+		const error = thrownBy(() =>
+			readEnvelope.call(ctx, httpResponse(200, '{"code":9051,"message":"no coins","data":null}')),
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
@@ -46,24 +30,24 @@ describe('readEnvelope', () => {
 	});
 
 	test.each([
-		[response(200, '{"code":1003,"message":"busy","data":null}'), 'code 1003'],
-		[response(503, ''), 'HTTP 503'],
-		[response(500, '{"code":1001,"message":"x","data":null}'), 'HTTP 500'],
-		[response(200, '{"code":0,"message":"ok","da'), 'unreadable response body'],
-		[response(200, '<html>proxy</html>'), 'unreadable response body'],
+		[httpResponse(200, '{"code":1003,"message":"busy","data":null}'), 'code 1003'],
+		[httpResponse(503, ''), 'HTTP 503'],
+		[httpResponse(500, '{"code":1001,"message":"x","data":null}'), 'HTTP 500'],
+		[httpResponse(200, '{"code":0,"message":"ok","da'), 'unreadable response body'],
+		[httpResponse(200, '<html>proxy</html>'), 'unreadable response body'],
 	])('passing faults are marked transient (%#)', (res, reason) => {
-		expect(errorOf(() => readEnvelope.call(ctx, res)).transient?.reason).toBe(reason);
+		expect(thrownBy(() => readEnvelope.call(ctx, res)).transient?.reason).toBe(reason);
 	});
 
 	test('Retry-After is read in seconds', () => {
-		const error = errorOf(() =>
-			readEnvelope.call(ctx, response(429, 'slow', { 'retry-after': '7' })),
+		const error = thrownBy(() =>
+			readEnvelope.call(ctx, httpResponse(429, 'slow', { 'retry-after': '7' })),
 		);
 		expect(error.transient).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
 	});
 
 	test('a 4xx without envelope is final', () => {
-		const error = errorOf(() => readEnvelope.call(ctx, response(404, 'Not Found')));
+		const error = thrownBy(() => readEnvelope.call(ctx, httpResponse(404, 'Not Found')));
 		expect(error.message).toBe('Ideal House answered HTTP 404: Not Found');
 		expect(error.transient).toBeUndefined();
 	});
