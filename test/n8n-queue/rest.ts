@@ -1,0 +1,177 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * The main's REST API, logged in as the owner, and its production webhooks: executions with their
+ * run data, and the data table the recovery workflow writes its task ids to.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
+import { sleep } from '../n8n-app/report.ts';
+import type { Instance } from './processes.ts';
+import { type Kind, N8N_APP } from './settings.ts';
+
+const flatted = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json'))('flatted') as {
+	parse: (text: string) => unknown;
+};
+
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined> | T | undefined,
+	intervalMs = 500,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+export interface Item {
+	json: Record<string, unknown> & {
+		id?: unknown;
+		status?: unknown;
+		input?: Record<string, unknown>;
+		output?: { resultUrl?: string; width?: number; height?: number } | null;
+		creditsCharged?: unknown;
+	};
+	pairedItem?: unknown;
+}
+
+export interface NodeRun {
+	executionStatus?: string;
+	error?: { message?: string };
+	data?: { main?: Item[][] };
+}
+
+export interface RunData {
+	resultData: {
+		error?: { message?: string };
+		runData: Record<string, NodeRun[]>;
+		lastNodeExecuted?: string;
+	};
+}
+
+export interface ExecutionRecord {
+	id: string;
+	status: string;
+	mode: string;
+	finished: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+	data?: RunData;
+}
+
+export interface TaskRow {
+	executionId: string;
+	job: number;
+	kind: Kind;
+	taskId: string;
+}
+
+export const TERMINAL = ['success', 'error', 'crashed', 'canceled'];
+
+let session: RestSession;
+let mainBase = '';
+let projectId = '';
+let dataTableId = '';
+
+/** Sets up the owner: every REST call after this one is made with the owner's login. */
+export async function connectToMain(main: Instance): Promise<void> {
+	mainBase = `http://127.0.0.1:${main.port}`;
+	session = await setUpOwner(mainBase);
+}
+
+export async function rest(path: string, body?: unknown): ReturnType<RestSession['rest']> {
+	return await session.rest(path, body);
+}
+
+export function useTaskTable(project: string, dataTable: string): void {
+	projectId = project;
+	dataTableId = dataTable;
+}
+
+/** The rows of the task-id data table (REST, as the editor reads them). */
+export async function taskRows(): Promise<TaskRow[]> {
+	const { status, json } = await session.rest(
+		`/rest/projects/${projectId}/data-tables/${dataTableId}/rows?take=500`,
+	);
+	if (status !== 200)
+		throw new Error(`GET data table rows: HTTP ${status} ${JSON.stringify(json).slice(0, 300)}`);
+	return ((json.data as { data?: TaskRow[] } | undefined)?.data ?? []).map((row) => ({
+		...row,
+		executionId: String(row.executionId),
+		taskId: String(row.taskId),
+	}));
+}
+
+export async function insertTaskRows(rows: TaskRow[]): ReturnType<RestSession['rest']> {
+	return await session.rest(`/rest/projects/${projectId}/data-tables/${dataTableId}/insert`, {
+		data: rows,
+	});
+}
+
+export async function executionsOf(workflowId: string): Promise<ExecutionRecord[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const { status, json } = await session.rest(`/rest/executions?filter=${filter}&limit=100`);
+	if (status !== 200)
+		throw new Error(`GET /rest/executions: HTTP ${status} ${JSON.stringify(json).slice(0, 300)}`);
+	return ((json.data as { results?: ExecutionRecord[] } | undefined)?.results ?? []).map(
+		(record) => ({
+			...record,
+			id: String(record.id),
+		}),
+	);
+}
+
+/** One execution with its run data (stored by n8n in the "flatted" format). */
+export async function execution(id: string): Promise<ExecutionRecord> {
+	const { status, json } = await session.rest(`/rest/executions/${id}`);
+	if (status !== 200 || !json.data) throw new Error(`GET /rest/executions/${id}: HTTP ${status}`);
+	const record = json.data as unknown as ExecutionRecord & { data?: unknown };
+	const data =
+		typeof record.data === 'string'
+			? (flatted.parse(record.data) as RunData)
+			: (record.data as RunData);
+	return { ...record, id: String(record.id), data };
+}
+
+export async function callWebhook(
+	path: string,
+	body: unknown,
+): Promise<{ status: number; text: string }> {
+	const response = await fetch(`${mainBase}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	return { status: response.status, text: await response.text() };
+}
+
+/** Calls a production webhook and returns the id of the execution it started. */
+export async function startExecution(
+	workflow: { id: string; path: string },
+	body: unknown,
+): Promise<string> {
+	const known = new Set((await executionsOf(workflow.id)).map((record) => record.id));
+	const answer = await callWebhook(workflow.path, body);
+	if (answer.status !== 200)
+		throw new Error(`webhook ${workflow.path}: HTTP ${answer.status} ${answer.text}`);
+	return await until(
+		`the execution of ${workflow.id}`,
+		30_000,
+		async () => (await executionsOf(workflow.id)).find((record) => !known.has(record.id))?.id,
+	);
+}
+
+export function nodeItems(run: RunData | undefined, node: string): Item[] | undefined {
+	return run?.resultData.runData[node]?.[0]?.data?.main?.[0];
+}
+
+export function savedTaskIds(run: RunData | undefined, node: string): string[] {
+	return (nodeItems(run, node) ?? []).map((item) => String(item.json.id));
+}
