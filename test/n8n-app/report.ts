@@ -224,7 +224,6 @@ function counted(map: Map<string, number>): string[] {
 	return [...map].map(([message, times]) => `${times}× ${message}`);
 }
 
-/** The line's text and metadata, with n8n's install folder (which may hold our name) cut out. */
 /** The line's text, with n8n's install folder (whose cache path names this package) as `<n8n>`. */
 function describeLine(line: LogLine, n8nAppDir: string): string {
 	let text = `${line.message} ${JSON.stringify(line.metadata ?? {})}`;

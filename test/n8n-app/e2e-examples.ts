@@ -1,0 +1,158 @@
+/**
+ * The workflows this test runs: the examples of `examples/` with what each must output, the
+ * form example (run in `n8n start`), and the test workflow of the Stop check.
+ */
+import { type Context, equal, check, sample, taskLines } from './e2e-shared.ts';
+import { checkTaskItem, isExact64BitId, nodeItems, type RunOutput } from './e2e-items.ts';
+
+export interface Example {
+	file: string;
+	id: string;
+	/** Checks what the example's nodes output in one `n8n execute`. */
+	verify: (ctx: Context, group: string, run: RunOutput) => Promise<void>;
+}
+
+/** Run with `n8n execute`, one after the other. */
+export const EXAMPLES: Example[] = [
+	{ file: 'enhance-listing-photos.json', id: 'ihEnhanceListing', verify: verifyEnhanceListing },
+	{ file: 'hdr-merge.json', id: 'ihHdrMerge', verify: verifyHdrMerge },
+	{ file: 'empty-room.json', id: 'ihEmptyRoom', verify: verifyEmptyRoom },
+	{ file: 'create-then-get-result.json', id: 'ihCreateThenGet', verify: verifyCreateThenGet },
+];
+
+/** Runs in `n8n start`, published, through its form's production URL with a file upload. */
+export const FORM_EXAMPLE = {
+	file: 'empty-room-form.json',
+	id: 'ihEmptyRoomForm',
+	formPath: 'empty-a-room',
+	trigger: 'Room photo and mask',
+	node: 'Remove the masked furniture',
+};
+
+/**
+ * Examples that need more than this test starts, run by the other real-n8n tests: a chat model and
+ * an MCP client (test/n8n-agent), or an MLS feed, a CRM and PostgreSQL (test/n8n-automation).
+ */
+export const RUN_ELSEWHERE = [
+	'ai-agent-photo-assistant.json',
+	'mcp-photo-tools.json',
+	'scheduled-mls-enhance.json',
+	'crm-webhook-enhance.json',
+];
+
+/** A test workflow (not an example): a long task waited on, then stopped. */
+export const STOP_WORKFLOW = { id: 'ihStopWhileWaiting', file: 'stop.json' };
+
+/** The service's sample images, by their size. */
+export const SOURCES: Record<string, [number, number]> = {
+	'living-room.png': [1600, 1200],
+	'kitchen.png': [1280, 960],
+	'exterior.png': [1920, 1280],
+	'bracket-1.png': [1200, 800],
+};
+
+async function verifyEnhanceListing(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const photos: Array<[string, string]> = [
+		['living-room.png', 'interior-enhancement-interior-photo'],
+		['kitchen.png', 'image-optimization-mls-photo-enhancement'],
+		['exterior.png', 'sky-replacement-sunset-sky'],
+	];
+	const items = nodeItems(group, run, 'Enhance photos', 3);
+	for (const [index, item] of items.entries()) {
+		const [name, presetId] = photos[index] ?? photos[0];
+		await checkTaskItem(ctx, group, 'Enhance photos', index, item, {
+			kind: 'photoEnhancer',
+			imageUrls: [sample(ctx, name)],
+			presetId,
+			imageSize: '1K',
+			source: SOURCES[name],
+			binary: 'data',
+		});
+	}
+}
+
+async function verifyHdrMerge(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const brackets = [1, 2, 3].map((n) => sample(ctx, `bracket-${n}.png`));
+	for (const [node, binary] of [
+		['HDR merge (URLs typed in)', undefined],
+		['HDR merge (URL list from an expression)', 'hdr'],
+	] as const) {
+		const items = nodeItems(group, run, node, 1);
+		if (items[0]) {
+			await checkTaskItem(ctx, group, node, 0, items[0], {
+				kind: 'photoEnhancer',
+				imageUrls: brackets,
+				presetId: 'hdr-merge-hdr-merge',
+				imageSize: '2K',
+				source: SOURCES['bracket-1.png'],
+				binary,
+			});
+		}
+	}
+}
+
+async function verifyEmptyRoom(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const room = sample(ctx, 'living-room.png');
+	const whole = nodeItems(group, run, 'Empty the whole room', 1);
+	if (whole[0]) {
+		await checkTaskItem(ctx, group, 'Empty the whole room', 0, whole[0], {
+			kind: 'objectRemover',
+			imageUrls: [room],
+			emptyType: 'whole_house',
+			source: SOURCES['living-room.png'],
+		});
+	}
+	const mask = nodeItems(group, run, 'Download the mask', 1)[0];
+	equal(
+		group,
+		'Download the mask: binary "mask" is a PNG (the input of the mask-from-binary path)',
+		mask?.binary?.mask?.mimeType,
+		'image/png',
+	);
+	const single = nodeItems(group, run, 'Remove the masked furniture', 1);
+	if (single[0]) {
+		await checkTaskItem(ctx, group, 'Remove the masked furniture', 0, single[0], {
+			kind: 'objectRemover',
+			imageUrls: [room],
+			emptyType: 'single_furniture',
+			source: SOURCES['living-room.png'],
+			binary: 'emptied',
+		});
+	}
+}
+
+async function verifyCreateThenGet(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const created = nodeItems(group, run, 'Create the task', 1)[0];
+	const id = created?.json.id;
+	if (created) {
+		check(
+			group,
+			'Create the task: id is a string of digits above 2^53',
+			isExact64BitId(id),
+			`id ${JSON.stringify(id)}`,
+		);
+		equal(
+			group,
+			'Create the task: status Unprocessed, 10 credits, linked to item 0',
+			[created.json.status, created.json.creditsCharged, created.pairedItem],
+			['Unprocessed', 10, { item: 0 }],
+		);
+		taskLines.push(
+			`${'Create the task[0]'.padEnd(46)} ${String(id).padEnd(20)} ${String(created.json.status)}`,
+		);
+	}
+	const result = nodeItems(group, run, 'Get the result', 1)[0];
+	if (result) {
+		equal(group, 'Get the result: the same task id as created, exactly', result.json.id, id);
+		// Get Result reads the task once: it may still be waiting or running.
+		await checkTaskItem(ctx, group, 'Get the result', 0, result, {
+			kind: 'photoEnhancer',
+			imageUrls: [sample(ctx, 'exterior.png')],
+			presetId: 'virtual-twilight-luxury-twilight',
+			imageSize: '512',
+			source: SOURCES['exterior.png'],
+			binary: result.json.status === 'Success' ? 'data' : undefined,
+			statuses: ['Unprocessed', 'Processing', 'Success'],
+		});
+	}
+}

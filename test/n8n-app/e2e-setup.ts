@@ -1,0 +1,291 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions */
+/**
+ * The setup of the n8n-app driver, each step with its checks: the tarball and its install as
+ * run.sh left them, `n8n export:nodes`, the example files themselves, and what n8n imports (the
+ * credential and the workflows, pointed at the local service).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { importCredential, importWorkflows } from './imports.ts';
+import { PACKAGE, requiredEnv, SAMPLE_BASE_URL } from './report.ts';
+import {
+	API_KEY,
+	check,
+	CREDENTIAL,
+	equal,
+	n8n,
+	NODE_TYPES,
+	REPO,
+	report,
+	RUNNER,
+	timed,
+	USER_FOLDER,
+	WORK,
+} from './e2e-shared.ts';
+import { EXAMPLES, FORM_EXAMPLE, RUN_ELSEWHERE, STOP_WORKFLOW } from './e2e-examples.ts';
+
+// ---------------------------------------------------------------------------------------------
+// The package as run.sh packed and installed it
+
+/** What the tarball publishes: the package's own files and nothing else. */
+export function checkTarball(): void {
+	const files = execFileSync('tar', ['-tzf', requiredEnv('E2E_TARBALL_PATH', RUNNER)], {
+		encoding: 'utf8',
+	})
+		.split('\n')
+		.filter(Boolean)
+		.map((file) => file.replace(/^package\//, ''));
+	const own =
+		/^(package\.json|README\.md|LICENSE|dist\/package\.json|dist\/(nodes|credentials|icons)\/.+)$/;
+	const stray = files.filter((file) => !own.test(file));
+	check(
+		'package tarball',
+		'publishes only package.json, README.md, LICENSE and dist/{nodes,credentials,icons}',
+		stray.length === 0,
+		stray.join(', '),
+	);
+}
+
+/** The package as installed: ours, and no second n8n-workflow next to n8n's own. */
+export function checkInstall(): void {
+	const group = 'package install';
+	const nodesDir = join(USER_FOLDER, '.n8n', 'nodes', 'node_modules');
+	check(
+		group,
+		`${PACKAGE} is in .n8n/nodes/node_modules`,
+		existsSync(join(nodesDir, PACKAGE, 'package.json')),
+		'missing',
+	);
+	const copies = [
+		join(nodesDir, 'n8n-workflow'),
+		join(nodesDir, PACKAGE, 'node_modules', 'n8n-workflow'),
+	].filter(existsSync);
+	check(group, 'no n8n-workflow copy installed with it', copies.length === 0, copies.join(', '));
+	const installed = existsSync(join(nodesDir, PACKAGE, 'node_modules'))
+		? readdirSync(join(nodesDir, PACKAGE, 'node_modules')).filter((name) => !name.startsWith('.'))
+		: [];
+	check(
+		group,
+		'no runtime dependencies installed with it',
+		installed.length === 0,
+		installed.join(', '),
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What n8n loads and imports
+
+/** `n8n export:nodes`: n8n knows both node types (their descriptions feed the example checks). */
+export async function exportNodes(): Promise<void> {
+	const exported = await timed(
+		'n8n export:nodes',
+		async () => await n8n('export-nodes', ['export:nodes', `--output=${join(WORK, 'nodes.json')}`]),
+	);
+	const group = 'n8n export:nodes';
+	check(group, 'exit code 0', exported.code === 0, `exit ${exported.code}`);
+	const names = existsSync(join(WORK, 'nodes.json'))
+		? (JSON.parse(readFileSync(join(WORK, 'nodes.json'), 'utf8')) as Array<{ name: string }>).map(
+				(node) => node.name,
+			)
+		: [];
+	for (const type of NODE_TYPES)
+		check(
+			group,
+			`lists ${type}`,
+			names.includes(type),
+			`${names.filter((name) => name.startsWith(PACKAGE)).join(', ') || 'none of ours'}`,
+		);
+}
+
+const imports = { report, work: WORK, n8n };
+
+/** The "Ideal House API" credential, with the service's key and address. */
+export async function importServiceCredential(serviceUrl: string): Promise<void> {
+	await importCredential({ ...imports, group: 'n8n import:credentials' }, CREDENTIAL, {
+		apiKey: API_KEY,
+		baseUrl: serviceUrl,
+	});
+}
+
+/** The workflow files, with the sample base URL replaced by the service's. */
+export async function importTestWorkflows(
+	files: Array<{ file: string; text: string }>,
+	serviceUrl: string,
+): Promise<void> {
+	await importWorkflows({ ...imports, group: 'n8n import:workflow' }, files, serviceUrl);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The example files themselves
+
+interface WorkflowJson {
+	id?: string;
+	name?: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+}
+
+interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+
+interface PropertyDescription {
+	name: string;
+	type: string;
+	options?: Array<{ name: string; value?: unknown }>;
+}
+
+type NodeDescriptions = Record<string, { properties: PropertyDescription[] }>;
+
+/**
+ * The files to import: the Stop test's workflow, and the examples, each checked as a file first;
+ * then that no example is left out of both this test and the others.
+ */
+export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
+	const descriptions = loadedDescriptions();
+	const workflowFiles: Array<{ file: string; text: string }> = [];
+	workflowFiles.push({
+		file: STOP_WORKFLOW.file,
+		text: readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', STOP_WORKFLOW.file), 'utf8'),
+	});
+	for (const example of [...EXAMPLES, FORM_EXAMPLE]) {
+		const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
+		const workflow = JSON.parse(text) as WorkflowJson;
+		equal(`example ${example.file}`, 'workflow id', workflow.id, example.id);
+		checkExampleStatically(
+			example.file,
+			workflow,
+			descriptions,
+			example === FORM_EXAMPLE ? 'n8n-nodes-base.formTrigger' : undefined,
+		);
+		workflowFiles.push({ file: example.file, text });
+	}
+	const others = readdirSync(join(REPO, 'examples')).filter(
+		(file) =>
+			file.endsWith('.json') &&
+			file !== FORM_EXAMPLE.file &&
+			!RUN_ELSEWHERE.includes(file) &&
+			!EXAMPLES.some((example) => example.file === file),
+	);
+	check(
+		'examples',
+		'every examples/*.json is run by this test',
+		others.length === 0,
+		`not covered: ${others.join(', ')}`,
+	);
+	return workflowFiles;
+}
+
+/** The node descriptions as n8n loaded them (`n8n export:nodes`), to check the examples against. */
+function loadedDescriptions(): NodeDescriptions {
+	const file = join(WORK, 'nodes.json');
+	const descriptions: NodeDescriptions = {};
+	if (!existsSync(file)) return descriptions;
+	for (const node of JSON.parse(readFileSync(file, 'utf8')) as Array<{
+		name: string;
+		properties: PropertyDescription[];
+	}>) {
+		if (NODE_TYPES.includes(node.name)) descriptions[node.name] = node;
+	}
+	return descriptions;
+}
+
+function checkExampleStatically(
+	file: string,
+	workflow: WorkflowJson,
+	descriptions: NodeDescriptions,
+	trigger = 'n8n-nodes-base.manualTrigger',
+): void {
+	const group = `example ${file}`;
+	const text = readFileSync(join(REPO, 'examples', file), 'utf8');
+	check(
+		group,
+		`uses the sample base URL ${SAMPLE_BASE_URL}`,
+		text.includes(SAMPLE_BASE_URL),
+		'placeholder not found',
+	);
+	check(
+		group,
+		'has an id of at most 21 characters and a name',
+		!!workflow.id && workflow.id.length <= 21 && !!workflow.name,
+		`id ${workflow.id}`,
+	);
+	check(
+		group,
+		`starts with ${trigger}`,
+		workflow.nodes[0]?.type === trigger,
+		`first node ${workflow.nodes[0]?.type}`,
+	);
+	const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+	check(
+		group,
+		'has a sticky note explaining it (what it does, the credential, the local service)',
+		notes.some((note) => {
+			const content = String((note.parameters as { content?: unknown }).content ?? '');
+			return content.length > 200 && /credential/i.test(content) && /npm run service/.test(content);
+		}),
+		`${notes.length} sticky note(s)`,
+	);
+	const ours = workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
+	check(group, 'uses our nodes', ours.length > 0, 'none');
+	for (const node of ours) checkOurNode(group, node, descriptions);
+}
+
+/** One of our nodes in an example: a type n8n loaded, the test's credential, valid parameters. */
+function checkOurNode(group: string, node: WorkflowNode, descriptions: NodeDescriptions): void {
+	const description = descriptions[node.type];
+	if (!check(group, `${node.name}: type ${node.type} exists`, !!description, 'unknown type'))
+		return;
+	equal(group, `${node.name}: typeVersion`, node.typeVersion, 1);
+	equal(group, `${node.name}: credential`, node.credentials, {
+		idealHouseApi: { id: CREDENTIAL.id, name: CREDENTIAL.name },
+	});
+	const problems = parameterProblems(node.parameters, description.properties);
+	check(
+		group,
+		`${node.name}: every parameter is one of the node's, with a valid value`,
+		problems.length === 0,
+		problems.join('; '),
+	);
+}
+
+/**
+ * Parameters the node does not have, option values it does not offer, and collection entries it
+ * does not know. An option set by an expression is left alone: its value is only known at run time.
+ */
+function parameterProblems(
+	parameters: Record<string, unknown>,
+	described: PropertyDescription[],
+): string[] {
+	const problems: string[] = [];
+	for (const [name, value] of Object.entries(parameters)) {
+		const properties = described.filter((property) => property.name === name);
+		if (properties.length === 0) {
+			problems.push(`unknown parameter "${name}"`);
+			continue;
+		}
+		const isExpression = typeof value === 'string' && value.startsWith('=');
+		for (const property of properties) {
+			if (
+				property.type === 'options' &&
+				!isExpression &&
+				!property.options?.some((option) => option.value === value)
+			) {
+				problems.push(`${name} = ${JSON.stringify(value)} is not one of its options`);
+			}
+			if (property.type === 'collection' && value && typeof value === 'object') {
+				for (const key of Object.keys(value)) {
+					if (!property.options?.some((option) => option.name === key))
+						problems.push(`unknown option ${name}.${key}`);
+				}
+			}
+		}
+	}
+	return problems;
+}

@@ -1,0 +1,127 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * What every part of the n8n-app driver (e2e.ts) shares: the settings run.sh hands it, the local
+ * service's setup, the report every check goes to, and n8n's CLI in this run's environment.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	type CommandResult,
+	freePort,
+	logFile,
+	n8nEnv,
+	type N8nProcess,
+	runN8nCommand,
+	startN8nProcess,
+} from './n8n-process.ts';
+import { localCredential, PACKAGE, Report, runSettings } from './report.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export const RUNNER = 'test/n8n-app/run.sh';
+export const {
+	repo: REPO,
+	work: WORK,
+	userFolder: USER_FOLDER,
+	n8nApp: N8N_APP,
+	n8nBin: N8N_BIN,
+} = runSettings('E2E', RUNNER);
+export const NODE_TYPES = [`${PACKAGE}.photoEnhancer`, `${PACKAGE}.objectRemover`];
+export const CREDENTIAL = localCredential('IdealHouseLocal1');
+export const API_KEY = 'n8n-e2e-key';
+export const START_CREDITS = 1000;
+export const SERVICE_OPTIONS = {
+	taskDurationMs: 300,
+	workers: 4,
+	seed: 20261122,
+	accounts: { [API_KEY]: START_CREDITS },
+};
+const COMMAND_TIMEOUT_MS = 180_000;
+
+// ---------------------------------------------------------------------------------------------
+// Checks and the summary
+
+export const report = new Report();
+export const check = report.check.bind(report);
+export const equal = report.equal.bind(report);
+export const timed = report.timed.bind(report);
+/** The summary's item lines, in the order the checks met the items. */
+export const taskLines: string[] = [];
+
+/** A task as the service records it (`/__admin/stats`). */
+export interface ServiceTask {
+	id: string;
+	apiKey: string;
+	kind: string;
+	status: string;
+	cost: number;
+	refunded: boolean;
+	output: { width: number; height: number } | null;
+}
+
+/** Shared by the checks of all workflows: what the nodes emitted, and the service's record. */
+export interface Context {
+	base: string;
+	stats?: { tasks: ServiceTask[] };
+	/** Every task id a node output, with the node type that made it. */
+	emitted: Map<string, { kind: string; node: string; status: string; credits: unknown }>;
+	/** Checks that need the service's final record, run once `stats` is read. */
+	later: Array<() => Promise<void>>;
+}
+
+/** A sample image of the service, as the workflows reference it once imported. */
+export function sample(ctx: Context, name: string): string {
+	return `${ctx.base}/samples/${name}`;
+}
+
+/** Runs the checks queued until the service's record was read, each once. */
+export async function runLaterChecks(ctx: Context): Promise<void> {
+	for (const later of ctx.later.splice(0)) await later();
+}
+
+// ---------------------------------------------------------------------------------------------
+// n8n commands and processes
+
+/** Empty until `prepareN8n` has picked the ports. */
+let env: NodeJS.ProcessEnv = {};
+
+/** The log folder, and n8n's environment on free ports (its task broker's, its editor's). */
+export async function prepareN8n(): Promise<void> {
+	mkdirSync(join(WORK, 'logs'), { recursive: true });
+	env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: await freePort() });
+}
+
+/** The port `n8n start` serves the editor and REST API on. */
+export function editorPort(): number {
+	return Number(env.N8N_PORT);
+}
+
+/** Runs one n8n CLI command; its output is kept as E2E_WORK/logs/<step>.log. */
+export async function n8n(step: string, args: string[]): Promise<CommandResult> {
+	const result = await runN8nCommand(N8N_BIN, args, {
+		env,
+		cwd: WORK,
+		logFile: logFile(WORK, step),
+		timeoutMs: COMMAND_TIMEOUT_MS,
+	});
+	checkLoaderAndLogs(step, result);
+	return result;
+}
+
+/** Starts a long-running n8n process (`start`); the caller stops it and checks its log. */
+export function startN8n(args: string[]): N8nProcess {
+	return startN8nProcess(N8N_BIN, args, { env, cwd: WORK });
+}
+
+/**
+ * Every n8n command loads the community packages first: each must load ours, without a complaint.
+ * `provoked`: complaints the step caused on purpose (listed in the summary, not failures).
+ */
+export function checkLoaderAndLogs(step: string, result: CommandResult, provoked?: RegExp): void {
+	report.checkPackageLog(`log ${step}`, `${result.stdout}\n${result.stderr}`, {
+		n8nAppDir: N8N_APP,
+		provoked,
+	});
+}
