@@ -161,18 +161,16 @@ describe('scripted chat model', () => {
 			.filter(Boolean)
 			.map((event) => event.replace(/^data: /, ''));
 		expect(events.at(-1)).toBe('[DONE]');
-		const chunks = events
-			.slice(0, -1)
-			.map(
-				(event) =>
-					JSON.parse(event) as {
-						object: string;
-						choices: Array<{
-							delta: { tool_calls?: Array<{ function: { name: string } }> };
-							finish_reason: string | null;
-						}>;
-					},
-			);
+		const chunks = events.slice(0, -1).map(
+			(event) =>
+				JSON.parse(event) as {
+					object: string;
+					choices: Array<{
+						delta: { tool_calls?: Array<{ function: { name: string } }> };
+						finish_reason: string | null;
+					}>;
+				},
+		);
 		expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
 		expect(
 			chunks
