@@ -9,38 +9,18 @@ import { basename, join } from 'node:path';
 
 import type { CommandResult } from './n8n-process.ts';
 import { API_KEY, check, type Context, equal, taskLines, USER_FOLDER } from './e2e-shared.ts';
+import type { BinaryMeta, Item } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Run data of `n8n execute --rawOutput`
-
-interface BinaryMeta {
-	mimeType: string;
-	fileExtension?: string;
-	fileName?: string;
-	id?: string;
-	bytes?: number;
-	fileSize?: string;
-	/** n8n's default binary mode on 1.x keeps the bytes inline, as base64. */
-	data?: string;
-}
-
-export interface Item {
-	json: Record<string, unknown> & {
-		id?: unknown;
-		status?: unknown;
-		input?: Record<string, unknown>;
-		output?: { resultUrl?: string; width?: number; height?: number } | null;
-		creditsCharged?: unknown;
-	};
-	binary?: Record<string, BinaryMeta>;
-	pairedItem?: unknown;
-}
 
 interface NodeRun {
 	executionStatus?: string;
 	error?: { message?: string; description?: string };
 	data?: { main?: Item[][] };
 }
+
+export type { Item };
 
 export interface RunOutput {
 	status?: string;

@@ -47,6 +47,47 @@ export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Waits until `probe` gives a value, or fails after `timeoutMs`. */
+export async function until<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined> | T | undefined,
+	intervalMs = 500,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+export interface BinaryMeta {
+	mimeType: string;
+	fileExtension?: string;
+	fileName?: string;
+	id?: string;
+	bytes?: number;
+	fileSize?: string;
+	/** n8n's default binary mode on 1.x keeps the bytes inline, as base64. */
+	data?: string;
+}
+
+/** A task item as the nodes output it, read from n8n's run data. */
+export interface Item {
+	json: Record<string, unknown> & {
+		id?: unknown;
+		status?: unknown;
+		input?: Record<string, unknown>;
+		output?: { resultUrl?: string; width?: number; height?: number } | null;
+		creditsCharged?: unknown;
+	};
+	binary?: Record<string, BinaryMeta>;
+	pairedItem?: unknown;
+}
+
 export function n8nVersion(appDir: string): string {
 	const file = join(appDir, 'node_modules', 'n8n', 'package.json');
 	return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;

@@ -25,7 +25,9 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { localCredential, Report, requiredEnv, runSettings, sleep } from '../n8n-app/report.ts';
+import { localCredential, Report, requiredEnv, runSettings, until } from '../n8n-app/report.ts';
+
+export { until };
 
 export const RUNNER = 'test/n8n-automation/run.sh';
 export const settings = runSettings('AUTOMATION', RUNNER);
@@ -87,22 +89,6 @@ export interface Context {
 	session: RestSession;
 	/** Lines for the summary's figures section. */
 	figures: string[];
-}
-
-export async function until<T>(
-	what: string,
-	timeoutMs: number,
-	probe: () => Promise<T | undefined> | T | undefined,
-	intervalMs = 400,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await sleep(intervalMs);
-	}
 }
 
 /** The stand-ins the workflows talk to, all on loopback ports of their own. */

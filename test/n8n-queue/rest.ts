@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
-import { sleep } from '../n8n-app/report.ts';
+import { type Item, until } from '../n8n-app/report.ts';
 import type { Instance } from './processes.ts';
 import { type Kind, N8N_APP } from './settings.ts';
 
@@ -15,32 +15,7 @@ const flatted = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json
 	parse: (text: string) => unknown;
 };
 
-export async function until<T>(
-	what: string,
-	timeoutMs: number,
-	probe: () => Promise<T | undefined> | T | undefined,
-	intervalMs = 500,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await sleep(intervalMs);
-	}
-}
-
-export interface Item {
-	json: Record<string, unknown> & {
-		id?: unknown;
-		status?: unknown;
-		input?: Record<string, unknown>;
-		output?: { resultUrl?: string; width?: number; height?: number } | null;
-		creditsCharged?: unknown;
-	};
-	pairedItem?: unknown;
-}
+export { type Item, until };
 
 export interface NodeRun {
 	executionStatus?: string;
