@@ -441,7 +441,7 @@ class LocalService implements ServiceContext {
 			const route = API_ROUTES[path];
 			if (route) return await this.handleApi(route, request, response, url);
 			if (path.startsWith('/api/')) {
-				this.counters.requestStarted('unknown');
+				this.counters.requestStarted('unknown', this.clock());
 				response.on('finish', () =>
 					this.counters.requestFinished('unknown', String(response.statusCode)),
 				);
@@ -473,7 +473,7 @@ class LocalService implements ServiceContext {
 		url: URL,
 	): Promise<void> {
 		const { endpoint } = route;
-		this.counters.requestStarted(endpoint);
+		this.counters.requestStarted(endpoint, this.clock());
 		response.on('finish', () =>
 			this.counters.requestFinished(endpoint, String(response.statusCode)),
 		);

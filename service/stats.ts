@@ -15,6 +15,8 @@ export interface CounterSnapshot {
 		byStatus: Record<string, number>;
 		/** Envelope codes the handlers produced (a fault may then have replaced the response). */
 		byCode: Record<string, number>;
+		/** The most of those requests that arrived within any one second, by the service's clock. */
+		peakPerSecond: number;
 	};
 	downloads: { samples: number; results: number };
 	tasksCreated: {
@@ -65,7 +67,7 @@ function bump(counts: Record<string, number>, key: string): void {
 
 function emptySnapshot(): CounterSnapshot {
 	return {
-		requests: { total: 0, byEndpoint: {}, byStatus: {}, byCode: {} },
+		requests: { total: 0, byEndpoint: {}, byStatus: {}, byCode: {}, peakPerSecond: 0 },
 		downloads: { samples: 0, results: 0 },
 		tasksCreated: { total: 0, byKey: {}, byEndpoint: {} },
 		faults: { total: 0, byKind: {}, byPhase: {}, byEndpoint: {} },
@@ -74,14 +76,27 @@ function emptySnapshot(): CounterSnapshot {
 
 export class Counters {
 	private data: CounterSnapshot = emptySnapshot();
+	/** Arrival times of the requests of the last second, oldest first. */
+	private lastSecond: number[] = [];
 
 	reset(): void {
 		this.data = emptySnapshot();
+		this.lastSecond = [];
 	}
 
-	requestStarted(endpoint: string): void {
+	/**
+	 * Counted where the request arrives: a client's own count of what it sent cannot see how its
+	 * requests bunch up on the way, and a client sampling the total cannot time it exactly.
+	 */
+	requestStarted(endpoint: string, at: number): void {
 		this.data.requests.total++;
 		this.endpoint(endpoint).total++;
+		this.lastSecond.push(at);
+		while (this.lastSecond[0] <= at - 1000) this.lastSecond.shift();
+		this.data.requests.peakPerSecond = Math.max(
+			this.data.requests.peakPerSecond,
+			this.lastSecond.length,
+		);
 	}
 
 	requestFinished(endpoint: string, status: string): void {

@@ -53,6 +53,27 @@ describe('admin endpoints', () => {
 		await defaults.close();
 	});
 
+	it('peakPerSecond is the most API requests that arrived within any one second', async () => {
+		const id = idOf(await enhance());
+		clock.advance(500);
+		await result(service, 'photoEnhancer', id);
+		await result(service, 'photoEnhancer', id);
+		// 999 ms after the first: all three within one second.
+		clock.advance(499);
+		await result(service, 'photoEnhancer', id);
+		expect(service.stats().requests.peakPerSecond).toBe(4);
+		// One second after the first, it has left the window: still four at most.
+		clock.advance(1);
+		await result(service, 'photoEnhancer', id);
+		expect(service.stats().requests.peakPerSecond).toBe(4);
+		clock.advance(1);
+		for (let k = 0; k < 4; k++) await result(service, 'photoEnhancer', id);
+		expect(service.stats().requests.peakPerSecond).toBe(8);
+		// Admin calls, samples and result images are not API requests.
+		await admin(service, 'GET', 'stats');
+		expect(service.stats().requests.peakPerSecond).toBe(8);
+	});
+
 	it('GET /__admin/stats reports the counters, needs no APIKEY and is not counted', async () => {
 		const id = idOf(await enhance());
 		await result(service, 'photoEnhancer', id);
@@ -68,6 +89,7 @@ describe('admin endpoints', () => {
 			},
 			byStatus: { 200: 3 },
 			byCode: { 0: 2, 5002: 1 },
+			peakPerSecond: 3,
 		});
 		expect(json.tasksCreated).toEqual({
 			total: 1,
