@@ -143,17 +143,27 @@ describe('bulk runs', () => {
 		let now = 0;
 		nodeClock.now = () => now;
 		const budget = new RequestBudget(2);
-		expect([1, 2, 3].map(() => budget.tryTake())).toEqual([0, 0, 1000]);
-		now = 400;
-		expect(budget.tryTake()).toBe(600);
-		now = 1000; // the oldest request is a second old: one more may go, not two
-		expect([1, 2].map(() => budget.tryTake())).toEqual([0, 0]);
+		// Two in flight: the third waits for an answer, however long it takes.
+		expect([1, 2, 3].map(() => budget.tryTake())).toEqual([0, 0, Infinity]);
+		now = 300;
+		budget.answered();
+		budget.answered();
+		// Answered at 300: each counts until 1300, whenever the request itself arrived.
 		expect(budget.tryTake()).toBe(1000);
-		now = 10_000; // after a pause, a burst of the limit again, no more
-		expect([1, 2, 3].map(() => budget.tryTake())).toEqual([0, 0, 1000]);
+		now = 1300;
+		expect([1, 2].map(() => budget.tryTake())).toEqual([0, 0]);
+		expect(budget.tryTake()).toBe(Infinity);
+		now = 1400;
+		budget.answered();
+		now = 1900;
+		budget.answered();
+		now = 2400; // one answer is a second old: one more may go, not two
+		expect([1, 2].map(() => budget.tryTake())).toEqual([0, 500]);
 		now = 0;
 		const slow = new RequestBudget(0.5); // one request every 2 s
-		expect([1, 2].map(() => slow.tryTake())).toEqual([0, 2000]);
+		expect(slow.tryTake()).toBe(0);
+		slow.answered();
+		expect(slow.tryTake()).toBe(2000);
 	});
 
 	test('the Max Requests per Second option makes the items past the limit wait their turn', async () => {
@@ -164,7 +174,14 @@ describe('bulk runs', () => {
 			sleeps.push(ms);
 			now += ms;
 		};
-		api().post(PE.create).times(8).reply(200, created('64'));
+		const arrivals: number[] = [];
+		api()
+			.post(PE.create)
+			.times(8)
+			.reply(() => {
+				arrivals.push(now);
+				return [200, created('64')];
+			});
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -174,7 +191,15 @@ describe('bulk runs', () => {
 
 		expect(items).toHaveLength(8);
 		expect(requestsTo(PE.create)).toHaveLength(8);
-		// The fifth item found four requests in the last second and waited for the oldest to age.
+		// The first four went at once; the fifth waited until an answer was a second old, and no
+		// second ever saw more than four.
+		expect(arrivals.slice(0, 4)).toEqual([0, 0, 0, 0]);
+		expect(arrivals[4]).toBeGreaterThanOrEqual(1000);
+		for (const at of arrivals) {
+			expect(
+				arrivals.filter((other) => other > at - 1000 && other <= at).length,
+			).toBeLessThanOrEqual(4);
+		}
 		expect(sleeps[0]).toBe(1000);
 		// (The budget itself is checked exactly, request by request, in the test above.)
 	});

@@ -159,6 +159,15 @@ describe('poll schedule: uninformative progress falls back to the plain interval
 	});
 });
 
+/** A budget whose requests are answered the moment they go, as in the order tests below. */
+function instantAnswers(budget: RequestBudget): () => number {
+	return () => {
+		const wait = budget.tryTake();
+		if (wait === 0) budget.answered();
+		return wait;
+	};
+}
+
 describe('request budget: who goes first when requests wait', () => {
 	const sleeps: number[] = [];
 	let now = T0;
@@ -191,7 +200,7 @@ describe('request budget: who goes first when requests wait', () => {
 
 	it('hands the freed slots out in that order, at the budget’s pace', async () => {
 		const budget = new RequestBudget(2);
-		const slots = new PrioritySlots(() => budget.tryTake());
+		const slots = new PrioritySlots(instantAnswers(budget));
 		const order: string[] = [];
 		const ask = (name: string, rank: 'likelyDone' | 'create' | 'unknown', age: number) =>
 			slots.take({ rank, age }).then(() => order.push(`${name}@${now - T0}`));
@@ -215,7 +224,7 @@ describe('request budget: who goes first when requests wait', () => {
 
 	it('lets a stopped execution’s waiting request go without a slot', async () => {
 		const budget = new RequestBudget(1);
-		const slots = new PrioritySlots(() => budget.tryTake());
+		const slots = new PrioritySlots(instantAnswers(budget));
 		await slots.take({ rank: 'create', age: 0 });
 		const controller = new AbortController();
 		const waiting = slots.take({ rank: 'unknown', age: 0 }, controller.signal);

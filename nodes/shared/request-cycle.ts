@@ -129,8 +129,9 @@ async function sendWithRetries(
 	for (let attempt = 1; ; attempt++) {
 		let error: IdealHouseError;
 		try {
-			await takeRequestSlot(ctx);
-			return await answer.call(ctx, await sendToService(ctx, options, timeoutMs));
+			const answered = await takeRequestSlot(ctx);
+			const response = await sendToService(ctx, options, timeoutMs).finally(answered);
+			return await answer.call(ctx, response);
 		} catch (caught) {
 			error = toIdealHouseError(ctx, caught);
 		}

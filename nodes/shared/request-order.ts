@@ -29,9 +29,15 @@ export class PrioritySlots {
 	private readonly waiters: Waiter[] = [];
 	private seq = 0;
 	private pumping = false;
+	private wakeUp?: () => void;
 
-	/** @param tryTake 0 and the slot is taken; otherwise how long until one frees up. */
+	/** @param tryTake 0 and the slot is taken; otherwise how long until one frees up (Infinity: until `wake`). */
 	constructor(private readonly tryTake: () => number) {}
+
+	/** A slot may have freed up: a queue waiting for one looks again. */
+	wake(): void {
+		this.wakeUp?.();
+	}
 
 	get waiting(): number {
 		return this.waiters.length;
@@ -63,6 +69,11 @@ export class PrioritySlots {
 		try {
 			while (this.waiters.length > 0) {
 				const wait = this.tryTake();
+				if (wait === Infinity) {
+					await new Promise<void>((resolve) => (this.wakeUp = resolve));
+					this.wakeUp = undefined;
+					continue;
+				}
 				if (wait > 0) {
 					await clock.sleep(wait);
 					continue;

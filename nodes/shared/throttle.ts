@@ -14,13 +14,16 @@ import { PrioritySlots } from './request-order';
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
- * At most `rate` requests in any one-second window of a node execution: a burst of `rate` may
- * go at once, the next waits until the oldest of them is a second old. A request is counted
- * when it actually goes, not when it was scheduled, so a late wake-up never lets more through.
+ * At most `rate` requests in any one-second window of a node execution, as the service sees them.
+ * A request counts from when its slot is given until one second after its answer: the node cannot
+ * see when the bytes leave (n8n's helper first reads the credential, and a busy run delays that),
+ * only that they arrived before the answer did. So at most `rate` are in flight at once, a burst
+ * of `rate` may go together, and the next waits until an answer is a second old.
  */
 export class RequestBudget {
-	/** When the last `size` requests went, oldest first. */
-	private readonly sent: number[] = [];
+	private inFlight = 0;
+	/** When the answers of the last second came, oldest first. */
+	private readonly answeredAt: number[] = [];
 	private readonly size: number;
 	private readonly windowMs: number;
 	lastUsed: number;
@@ -32,17 +35,27 @@ export class RequestBudget {
 		this.lastUsed = clock.now();
 	}
 
-	/** 0 and the request is counted as sent now; otherwise how long to wait before trying again. */
+	/**
+	 * 0 and the request counts as in flight from now; otherwise how long to wait before trying
+	 * again, or Infinity while every slot is in flight (an answer frees one: see `answered`).
+	 */
 	tryTake(): number {
 		const now = clock.now();
 		this.lastUsed = now;
-		if (this.sent.length === this.size) {
-			const wait = this.sent[0] + this.windowMs - now;
-			if (wait > 0) return wait;
-			this.sent.shift();
+		while (this.answeredAt.length > 0 && this.answeredAt[0] <= now - this.windowMs) {
+			this.answeredAt.shift();
 		}
-		this.sent.push(now);
-		return 0;
+		if (this.inFlight + this.answeredAt.length < this.size) {
+			this.inFlight++;
+			return 0;
+		}
+		return this.answeredAt.length > 0 ? this.answeredAt[0] + this.windowMs - now : Infinity;
+	}
+
+	/** A request's answer (or failure) came: it counts for one more window, then frees its slot. */
+	answered(): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		this.answeredAt.push(clock.now());
 	}
 }
 
@@ -85,14 +98,15 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 
 /**
- * Waits for this node execution's next request slot (creates and polls share the budget). When
- * requests queue for it, polls of tasks that are likely done go first, then creates, then other
- * polls, the oldest first within each (see `PrioritySlots`).
+ * Waits for this node execution's next request slot (creates and polls share the budget), and
+ * returns what to call once the request's answer or failure has come. When requests queue for a
+ * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
+ * first within each (see `PrioritySlots`).
  */
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
-): Promise<void> {
+): Promise<() => void> {
 	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
 	let slots = ordered.get(budget);
 	if (!slots) {
@@ -110,4 +124,12 @@ export async function takeRequestSlot(
 			'Nothing more was sent for this item (see Max Requests per Second).',
 		);
 	}
+	let done = false;
+	const queue = slots;
+	return () => {
+		if (done) return;
+		done = true;
+		budget.answered();
+		queue.wake();
+	};
 }

@@ -351,7 +351,6 @@ export async function apiRequest(
 	this: IExecuteSingleFunctions,
 	request: ApiRequest,
 ): Promise<unknown> {
-	await takeRequestSlot(this, request.priority);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${await baseUrl(this)}${request.path}`,
@@ -362,6 +361,7 @@ export async function apiRequest(
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	const response = await sendToService(this, options, request.timeoutMs);
+	const answered = await takeRequestSlot(this, request.priority);
+	const response = await sendToService(this, options, request.timeoutMs).finally(answered);
 	return readEnvelope.call(this, response, response.secrets);
 }
