@@ -179,6 +179,8 @@ describe('bulk runs', () => {
 			.post(PE.create)
 			.times(8)
 			.reply(() => {
+				// The first batch reaches the service late, as it does at the start of a busy run.
+				if (arrivals.length < 4) now = Math.max(now, 900);
 				arrivals.push(now);
 				return [200, created('64')];
 			});
@@ -191,10 +193,10 @@ describe('bulk runs', () => {
 
 		expect(items).toHaveLength(8);
 		expect(requestsTo(PE.create)).toHaveLength(8);
-		// The first four went at once; the fifth waited until an answer was a second old, and no
-		// second ever saw more than four.
-		expect(arrivals.slice(0, 4)).toEqual([0, 0, 0, 0]);
-		expect(arrivals[4]).toBeGreaterThanOrEqual(1000);
+		// The first four went at once; the fifth waited until an answer was a second old, so no
+		// second at the service ever saw more than four.
+		expect(arrivals.slice(0, 4)).toEqual([900, 900, 900, 900]);
+		expect(arrivals[4]).toBeGreaterThanOrEqual(1900);
 		for (const at of arrivals) {
 			expect(
 				arrivals.filter((other) => other > at - 1000 && other <= at).length,
