@@ -14,6 +14,7 @@
  */
 import './n8n-env';
 
+import { FAULT_KINDS } from '../service/faults';
 import { startService, type RunningService } from '../service/server';
 import { runNode, type NodeName } from '../dev/harness/engine';
 
@@ -25,16 +26,8 @@ const option = (name: string, fallback: string) => {
 const totalTasks = Number(option('tasks', '500'));
 const faultRate = Number(option('fault-rate', '0.2'));
 const seed = Number(option('seed', '20261122'));
-const KINDS = [
-	'reset',
-	'http500',
-	'http502',
-	'http503',
-	'http429',
-	'code1003',
-	'truncated',
-	'malformed',
-] as const;
+/** Every fault the service can inject, each drawn equally often. */
+const KINDS = FAULT_KINDS;
 
 interface ItemOutcome {
 	node: NodeName;

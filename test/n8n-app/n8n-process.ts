@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export { freePort } from '../../dev/ports.ts';
@@ -162,6 +163,25 @@ export interface RestSession {
 		status: number;
 		json: { data?: Record<string, unknown> } & Record<string, unknown>;
 	}>;
+}
+
+/**
+ * One execution with its run data, which n8n stores in the "flatted" format: read with the copy
+ * of flatted that the n8n install at `n8nAppDir` uses. `Execution` is the caller's view of it.
+ */
+export async function readExecution<Execution extends { id: string; data?: unknown }>(
+	session: RestSession,
+	n8nAppDir: string,
+	id: string,
+): Promise<Execution> {
+	const { status, json } = await session.rest(`/rest/executions/${id}`);
+	if (status !== 200 || !json.data) throw new Error(`GET /rest/executions/${id}: HTTP ${status}`);
+	const record = json.data as unknown as Execution;
+	const flatted = createRequire(join(n8nAppDir, 'node_modules', 'n8n', 'package.json'))(
+		'flatted',
+	) as { parse: (text: string) => unknown };
+	const data = typeof record.data === 'string' ? flatted.parse(record.data) : record.data;
+	return { ...record, id: String(record.id), data };
 }
 
 /**

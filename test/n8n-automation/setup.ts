@@ -6,7 +6,6 @@
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -15,6 +14,7 @@ import { type RunningMlsFeed, startMlsFeed } from '../../service/mls/feed.ts';
 import { type RunningService, startService } from '../../service/server.ts';
 import { importWorkflows } from '../n8n-app/imports.ts';
 import {
+	readExecution,
 	freePort,
 	logFile,
 	type N8nProcess,
@@ -278,20 +278,9 @@ export async function executionsOf(
 		.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-const flatted = createRequire(join(settings.n8nApp, 'node_modules', 'n8n', 'package.json'))(
-	'flatted',
-) as { parse: (text: string) => unknown };
-
-/** One execution with its run data (n8n stores it in the "flatted" format). */
+/** One execution with its run data. */
 export async function execution(session: RestSession, id: string): Promise<ExecutionRecord> {
-	const { status, json } = await session.rest(`/rest/executions/${id}`);
-	if (status !== 200 || !json.data) throw new Error(`GET /rest/executions/${id}: HTTP ${status}`);
-	const record = json.data as unknown as ExecutionRecord & { data?: unknown };
-	const data =
-		typeof record.data === 'string'
-			? (flatted.parse(record.data) as RunData)
-			: (record.data as RunData);
-	return { ...record, id: String(record.id), data };
+	return await readExecution<ExecutionRecord>(session, settings.n8nApp, id);
 }
 
 /** The items a node emitted on one output in an execution (first run of the node). */

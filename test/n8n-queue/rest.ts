@@ -1,19 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The main's REST API, logged in as the owner, and its production webhooks: executions with their
  * run data, and the data table the recovery workflow writes its task ids to.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-
-import { type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
+import { readExecution, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
 import { type Item, until } from '../n8n-app/report.ts';
 import type { Instance } from './processes.ts';
 import { type Kind, N8N_APP } from './settings.ts';
-
-const flatted = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json'))('flatted') as {
-	parse: (text: string) => unknown;
-};
 
 export { type Item, until };
 
@@ -103,16 +95,9 @@ export async function executionsOf(workflowId: string): Promise<ExecutionRecord[
 	);
 }
 
-/** One execution with its run data (stored by n8n in the "flatted" format). */
+/** One execution with its run data. */
 export async function execution(id: string): Promise<ExecutionRecord> {
-	const { status, json } = await session.rest(`/rest/executions/${id}`);
-	if (status !== 200 || !json.data) throw new Error(`GET /rest/executions/${id}: HTTP ${status}`);
-	const record = json.data as unknown as ExecutionRecord & { data?: unknown };
-	const data =
-		typeof record.data === 'string'
-			? (flatted.parse(record.data) as RunData)
-			: (record.data as RunData);
-	return { ...record, id: String(record.id), data };
+	return await readExecution<ExecutionRecord>(session, N8N_APP, id);
 }
 
 export async function callWebhook(
