@@ -55,6 +55,8 @@ describe('tool variants', () => {
 		expect(fill(photoTool)?.toolDescription).toBe(ENHANCE_TOOL_DESCRIPTION);
 		expect(fill(new PhotoEnhancer())).not.toHaveProperty('toolDescription');
 		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/10 credits/);
+		// The public price page differs from the specification: the model is told, so is the user.
+		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/lists 20 credits for 4K results/);
 		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/Sky Replacement: .*Sunset Sky/);
 	});
 

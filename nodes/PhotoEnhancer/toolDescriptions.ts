@@ -10,7 +10,7 @@ export const ENHANCE_TOOL_DESCRIPTION = [
 	'Inputs: the public URL of the photo (JPG, PNG or WebP); a preset, a prompt, or both.',
 	'The preset may be given by name ("Sunset Sky", or "Sky Replacement: Sunset Sky" when the name is in several categories) or by ID (sky-replacement-sunset-sky); "HDR Merge" is for several bracketed exposures.',
 	'The prompt says in plain words what to change; it is reviewed, and a prompt that fails review must be rephrased.',
-	'Cost: 10 credits per call, refunded if the task fails. Duration: usually under a minute; the tool waits for the result.',
+	"Cost: 10 credits per call by the API specification, refunded if the task fails; Ideal House's public price page lists 20 credits for 4K results (the default size), so the account statement may show 20. Duration: usually under a minute; the tool waits for the result.",
 	'Returns JSON {id, status, resultUrl, width, height, creditsCharged}; give the user the resultUrl exactly as returned.',
 	`Presets by category. ${PRESET_NAMES}`,
 ].join(' ');

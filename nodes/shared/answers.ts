@@ -52,7 +52,8 @@ export function answerToCreate(kind: TaskKind): Answer {
 		this: IExecuteSingleFunctions,
 		response: ServiceResponse,
 	): Promise<INodeExecutionData[]> {
-		const taskId = taskIdFromCreate(this, readEnvelope.call(this, response, response.secrets));
+		const data = readEnvelope.call(this, response, response.secrets);
+		const taskId = taskIdFromCreate(this, data, response.secrets);
 		logCreated(this, kind, taskId);
 		const charged = creditsCharged(kind, 'Unprocessed');
 		try {
@@ -77,7 +78,8 @@ export function answerToRead(kind: TaskKind): Answer {
 	): Promise<INodeExecutionData[]> {
 		const taskId = String(this.getNodeParameter('taskId', '')).trim();
 		try {
-			const task = taskFromResult(this, readEnvelope.call(this, response, response.secrets));
+			const data = readEnvelope.call(this, response, response.secrets);
+			const task = taskFromResult(this, data, taskId, response.secrets);
 			return await emitTask.call(this, kind, task, readWaitOptions(this));
 		} catch (error) {
 			throw aboutTask(this, error, taskId);

@@ -28,13 +28,17 @@ export const KINDS: Record<TaskKind, KindInfo> = {
 export const CREDENTIAL_NAME = 'idealHouseApi';
 
 /**
- * The credential's base URL without trailing slashes, so that paths join with one. Written twice:
- * as an n8n expression for routed requests, and as code for the node's own.
+ * The credential's base URL without surrounding spaces (a pasted address often has some) or
+ * trailing slashes, so that paths join with one. Written twice: as an n8n expression for routed
+ * requests, and as code for the node's own.
  */
-export const BASE_URL_EXPRESSION = '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}';
+export const BASE_URL_EXPRESSION =
+	'={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
 
 export function serviceBaseUrl(configured: unknown): string {
-	return String(configured ?? '').replace(/\/+$/, '');
+	return String(configured ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 }
 
 /** The statuses on which a client stops polling. */

@@ -154,12 +154,19 @@ export function downloadError(
 	);
 }
 
+export interface DownloadRules {
+	/** The local service's own host, the one local address a result link may have (see output.ts). */
+	localServiceHost: string | undefined;
+	/** The most this attempt may take, redirects and the whole body included. */
+	timeoutMs: number;
+}
+
 /** The download rules, applied to the first address and to every redirect. */
-function refusal(url: URL, allowLocal: boolean): string | undefined {
+function refusal(url: URL, localServiceHost: string | undefined): string | undefined {
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return `its address is not http(s) (${url.protocol.slice(0, 20)})`;
 	}
-	if (!allowLocal && isLocalHost(url.hostname)) {
+	if (url.hostname !== localServiceHost && isLocalHost(url.hostname)) {
 		return `its address ${url.host.slice(0, 100)} is in a private or local network, which a result link never is`;
 	}
 	return undefined;
@@ -196,10 +203,11 @@ export async function downloadResultImage(
 	ctx: IExecuteSingleFunctions,
 	taskId: string,
 	address: string,
-	allowLocal: boolean,
+	rules: DownloadRules,
 ): Promise<IBinaryData> {
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
+	const timeoutMs = Math.max(1, Math.round(rules.timeoutMs));
 	const stopped = () =>
 		stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
 	let url: URL;
@@ -208,18 +216,19 @@ export async function downloadResultImage(
 	} catch {
 		throw downloadError(ctx, taskId, 'the service gave a result URL that is not a valid address');
 	}
+	// One time limit for the attempt, redirects included.
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const signal = AbortSignal.any([stop, deadline]);
 	for (let hop = 0; ; hop++) {
-		const refused = refusal(url, allowLocal);
+		const refused = refusal(url, rules.localServiceHost);
 		if (refused) throw downloadError(ctx, taskId, refused);
-		const deadline = AbortSignal.timeout(limits.downloadTimeoutMs);
-		const signal = AbortSignal.any([stop, deadline]);
 		const failed = (error: unknown): IdealHouseError => {
 			if (stop.aborted) return stopped();
 			if (deadline.aborted) {
 				return downloadError(
 					ctx,
 					taskId,
-					`the file host did not answer within ${limits.downloadTimeoutMs / 1000} s`,
+					`the file host did not send the file within ${Math.round(timeoutMs / 100) / 10} s`,
 					{
 						reason: 'no answer in time',
 						notProcessed: false,
@@ -242,7 +251,7 @@ export async function downloadResultImage(
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					disableFollowRedirect: true,
-					timeout: limits.downloadTimeoutMs,
+					timeout: timeoutMs,
 					abortSignal: signal,
 				}),
 			)) as IN8nHttpFullResponse;

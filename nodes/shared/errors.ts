@@ -31,6 +31,11 @@ export interface ErrorMeaning {
 	stopped?: boolean;
 	/** Stop came after the request had left: the service may have acted on it. */
 	requestSent?: boolean;
+	/**
+	 * The service took a create but its answer named no usable task: a task may exist and be paid
+	 * for, so the item is never sent again.
+	 */
+	taskMayExist?: boolean;
 	/** The task the item is about. On a create, set only once the task exists, so never created again. */
 	taskId?: string;
 	/** What the task costs the account, once known. */
@@ -46,6 +51,7 @@ export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
 	declare transient?: TransientFault;
 	declare stopped?: boolean;
 	declare requestSent?: boolean;
+	declare taskMayExist?: boolean;
 	declare taskId?: string;
 	declare creditsCharged?: number;
 	declare refunded?: boolean;
@@ -66,6 +72,7 @@ export class IdealHouseItemError extends NodeOperationError implements ErrorMean
 	declare transient?: TransientFault;
 	declare stopped?: boolean;
 	declare requestSent?: boolean;
+	declare taskMayExist?: boolean;
 	declare taskId?: string;
 	declare creditsCharged?: number;
 	declare refunded?: boolean;

@@ -7,7 +7,7 @@ export const limits = {
 	createTimeoutMs: 60_000,
 	/** A status check never waits longer than this for its answer (nor past the Timeout). */
 	pollTimeoutMaxMs: 30_000,
-	/** A result download's time limit per attempt. */
+	/** A result download's time limit, all its attempts and retries together. */
 	downloadTimeoutMs: 120_000,
 	/** Result images larger than this are refused (the service's outputs are far smaller). */
 	downloadMaxBytes: 100 * 1024 * 1024,

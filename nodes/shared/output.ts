@@ -5,23 +5,29 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, KINDS, type TaskKind } from './api';
+import { CREDENTIAL_NAME, KINDS, serviceBaseUrl, type TaskKind } from './api';
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { creditsCharged, refundNote } from './credits';
 import { downloadError, downloadResultImage } from './download';
 import { IdealHouseApiError, toIdealHouseError } from './errors';
+import { limits } from './limits';
 import type { Task } from './task';
 import { compactTask, isToolCall } from './tool';
 
-/** Whether the service is on this machine or network, where its result links may be too. */
-async function serviceIsLocal(ctx: IExecuteSingleFunctions): Promise<boolean> {
+/**
+ * The service's own host when it is on this machine or network (development against the local
+ * service), where its result links are too. Only that host is exempt from the download rules: a
+ * base URL with a local-looking name must not open every private address to result links.
+ */
+async function localServiceHost(ctx: IExecuteSingleFunctions): Promise<string | undefined> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 	try {
-		return isLocalHost(new URL(String(credentials.baseUrl ?? '')).hostname);
+		const { hostname } = new URL(serviceBaseUrl(credentials.baseUrl));
+		return isLocalHost(hostname) ? hostname : undefined;
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 
@@ -29,22 +35,35 @@ const DOWNLOAD_ATTEMPTS = 4;
 const DOWNLOAD_RETRY_BASE_MS = 4000;
 const DOWNLOAD_RETRY_MAX_MS = 30_000;
 
-/** The finished task's image, downloaded; passing faults are retried with a backoff, as polls are. */
+/**
+ * The finished task's image, downloaded; passing faults are retried with a backoff, as polls are.
+ * The download time limit holds for all attempts together: a host that stalls cannot keep the
+ * item waiting once per attempt.
+ */
 async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
 	const url = task.output?.resultUrl;
 	if (typeof url !== 'string' || url.trim() === '') {
 		throw downloadError(ctx, task.id, 'the service gave no result URL');
 	}
-	const allowLocal = await serviceIsLocal(ctx);
+	const localHost = await localServiceHost(ctx);
+	const deadline = clock.now() + limits.downloadTimeoutMs;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await downloadResultImage(ctx, task.id, url.trim(), allowLocal);
+			return await downloadResultImage(ctx, task.id, url.trim(), {
+				localServiceHost: localHost,
+				timeoutMs: deadline - clock.now(),
+			});
 		} catch (error) {
 			const failure = toIdealHouseError(ctx, error);
 			const fault = failure.transient;
-			if (!fault || attempt >= DOWNLOAD_ATTEMPTS) throw failure;
 			const backoff = DOWNLOAD_RETRY_BASE_MS * 2 ** (attempt - 1);
-			const wait = Math.min(DOWNLOAD_RETRY_MAX_MS, Math.max(backoff, fault.retryAfterMs ?? 0));
+			const wait = Math.min(DOWNLOAD_RETRY_MAX_MS, Math.max(backoff, fault?.retryAfterMs ?? 0));
+			// A retry that could not finish before the deadline is not started.
+			if (!fault || attempt >= DOWNLOAD_ATTEMPTS || clock.now() + wait + 1000 > deadline) {
+				// The download's own retries are spent: a Get Result around it must not start them again.
+				failure.transient = undefined;
+				throw failure;
+			}
 			const stop = executionStopSignal(ctx);
 			try {
 				await clock.sleep(wait, stop);

@@ -176,7 +176,7 @@ export async function waitForTask(
 				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
 				priority: schedule.priority(clock.now()),
 			});
-			last = taskFromResult(this, data);
+			last = taskFromResult(this, data, taskId);
 			schedule.observe(clock.now(), last);
 			faults = 0;
 			faultWait = undefined;

@@ -6,9 +6,12 @@
 
 const REDACTED = '[redacted]';
 
-/** `APIKEY: value`, `"apikey":"value"`, `Authorization: Bearer value` and the like. */
+/**
+ * `APIKEY: value`, `"apikey":"value"`, `Authorization: Bearer value` and the like. A value already
+ * cleared as a secret is taken whole, so that its closing bracket is not left behind.
+ */
 const HEADER_ECHO =
-	/((?:api[-_]?key|x-api-key|authorization|proxy-authorization|cookie)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?)([^\s"',;&}\]]+)/gi;
+	/((?:api[-_]?key|x-api-key|authorization|proxy-authorization|cookie)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?)(\[redacted\]|[^\s"',;&}\]]+)/gi;
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

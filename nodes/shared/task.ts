@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { IdealHouseApiError } from './errors';
-import { bounded } from './redact';
+import { IdealHouseApiError, type ErrorMeaning } from './errors';
+import { bounded, redact } from './redact';
 import { fieldError } from './validation';
 
 const MAX_TASK_ID = '18446744073709551615';
@@ -65,7 +65,11 @@ export interface Task extends IDataObject {
 	output?: { resultUrl: string; width: number; height: number } | null;
 }
 
-function unexpected(ctx: IExecuteSingleFunctions, what: string): IdealHouseApiError {
+function unexpected(
+	ctx: IExecuteSingleFunctions,
+	what: string,
+	meaning?: ErrorMeaning,
+): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: what },
@@ -75,23 +79,76 @@ function unexpected(ctx: IExecuteSingleFunctions, what: string): IdealHouseApiEr
 				'The service answered in a shape this node does not know. Check the credential’s base URL.',
 			itemIndex: ctx.getItemIndex(),
 		},
+		meaning,
 	);
 }
 
-export function taskIdFromCreate(ctx: IExecuteSingleFunctions, data: unknown): string {
-	const id = toTaskId(data);
-	if (id === undefined) throw unexpected(ctx, 'the create call returned no task id');
-	return id;
+/** What the answer's `data` was, for a message: redacted and cut, but enough to find a task by. */
+function quoted(data: unknown, secrets: readonly string[]): string {
+	const text = data === undefined ? 'missing' : (JSON.stringify(data) ?? String(data));
+	return redact(text, secrets, 200);
 }
 
-export function taskFromResult(ctx: IExecuteSingleFunctions, data: unknown): Task {
+/**
+ * The id a create call answered with. Code 0 means the service took the request, so without a
+ * usable id the task may exist and be paid for: the error says so, quotes what the service sent
+ * (so that Get Result can still find the task), and the item is never sent again.
+ */
+export function taskIdFromCreate(
+	ctx: IExecuteSingleFunctions,
+	data: unknown,
+	secrets: readonly string[] = [],
+): string {
+	const id = toTaskId(data);
+	if (id !== undefined) return id;
+	const sent = quoted(data, secrets);
+	ctx.logger.warn(
+		`Ideal House accepted a create but sent no usable task id (data: ${sent}); the task may have been created and charged (execution ${ctx.getExecutionId()}, node "${ctx.getNode().name}", item ${ctx.getItemIndex()})`,
+		{ data: sent, itemIndex: ctx.getItemIndex() },
+	);
+	throw new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: 'no usable task id' },
+		{
+			message: `Ideal House accepted the request (code 0) but sent no usable task id (data: ${sent})`,
+			description:
+				"The task may have been created and charged. If the data above holds the task's id, fetch the task with the Get Result operation; otherwise check the account's task list before running this item again.",
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ taskMayExist: true },
+	);
+}
+
+/**
+ * The task in a status answer, for the task that was asked about. Code 0 with no task in it, or
+ * with another task, is a passing fault: the same question again may get the right answer, and
+ * a task that is not the one asked about is never taken for it.
+ */
+export function taskFromResult(
+	ctx: IExecuteSingleFunctions,
+	data: unknown,
+	askedId: string,
+	secrets: readonly string[] = [],
+): Task {
 	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-		throw unexpected(ctx, 'the result call returned no task');
+		throw unexpected(ctx, `the result call returned no task (data: ${quoted(data, secrets)})`, {
+			transient: { reason: 'no task in the answer', notProcessed: true },
+			taskId: askedId,
+		});
 	}
 	const raw = data as IDataObject;
 	const id = toTaskId(raw.id);
 	if (id === undefined || typeof raw.status !== 'string') {
-		throw unexpected(ctx, 'the task has no id or status');
+		throw unexpected(ctx, 'the task has no id or status', {
+			transient: { reason: 'a task without id or status', notProcessed: true },
+			taskId: askedId,
+		});
+	}
+	if (id.replace(/^0+(?=\d)/, '') !== askedId.replace(/^0+(?=\d)/, '')) {
+		throw unexpected(ctx, `asked for task ${askedId}, the answer is about task ${id}`, {
+			transient: { reason: `an answer about task ${id}`, notProcessed: true },
+			taskId: askedId,
+		});
 	}
 	return { ...raw, id, status: raw.status, output: (raw.output as Task['output']) ?? null };
 }

@@ -9,6 +9,7 @@ import type {
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
+import { parseJsonKeepingLongs } from './long-ids';
 import { apiCodeError, httpStatusError, IdealHouseApiError, type TransientFault } from './errors';
 import type { SlotPriority } from './poll-schedule';
 import { redact, withoutSecrets } from './redact';
@@ -60,20 +61,6 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
 	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
 	const date = Date.parse(String(value));
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/**
- * JSON.parse, keeping integers beyond 2^53 as their exact decimal text: task ids are Java longs,
- * and a rounded id would ask for a task that does not exist. Needs Node 22 (the reviver's source).
- */
-export function parseJsonKeepingLongs(text: string): unknown {
-	return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-		typeof value === 'number' &&
-		!Number.isSafeInteger(value) &&
-		/^-?\d+$/.test(context?.source ?? '')
-			? context?.source
-			: value,
-	);
 }
 
 function tryParseJson(text: string): unknown {

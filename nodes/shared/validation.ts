@@ -34,6 +34,7 @@ export function requireHttpUrl(
 	ctx: IExecuteSingleFunctions,
 	field: string,
 	value: unknown,
+	severalUrlsHint = 'Give exactly one URL here.',
 ): string {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		throw fieldError(
@@ -51,6 +52,15 @@ export function requireHttpUrl(
 		);
 	}
 	const url = value.trim();
+	// The URL parser drops line breaks silently: two pasted URLs would become one wrong URL.
+	if (/[\r\n\t]/.test(url)) {
+		throw fieldError(
+			ctx,
+			field,
+			`holds a line break, as if several URLs were pasted together (got ${JSON.stringify(bounded(url, 100))})`,
+			severalUrlsHint,
+		);
+	}
 	if (!isHttpUrl(url)) {
 		throw fieldError(
 			ctx,
@@ -70,10 +80,14 @@ export function requireOneOf(
 	allowed: readonly string[],
 ): string {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
+		const got =
+			value === undefined || value === null
+				? `nothing: the value is ${String(value)}`
+				: `got ${JSON.stringify(bounded(String(value), 100))}`;
 		throw fieldError(
 			ctx,
 			field,
-			`must be one of ${allowed.join(', ')} (got ${JSON.stringify(bounded(String(value), 100))})`,
+			`must be one of ${allowed.join(', ')} (${got})`,
 			'Pick one of the listed values; an expression must produce one of them exactly.',
 		);
 	}

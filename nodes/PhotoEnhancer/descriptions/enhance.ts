@@ -24,6 +24,8 @@ export const enhanceOperation: INodePropertyOptions = {
 };
 
 const show = { operation: [ENHANCE] };
+const SEVERAL_URLS_HINT =
+	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
 
 export const enhanceFields: INodeProperties[] = [
@@ -153,9 +155,11 @@ export async function checkEnhanceBody(
 			.map((url, index) => ({ url, number: index + 1 }))
 			.filter(({ url }) => !(typeof url === 'string' && url.trim() === ''));
 		if (urls.length === 0) throw fieldError(this, field, 'is empty', 'Add at least one image URL.');
-		body.imageUrl = urls.map(({ url, number }) => requireHttpUrl(this, `${field} #${number}`, url));
+		body.imageUrl = urls.map(({ url, number }) =>
+			requireHttpUrl(this, `${field} #${number}`, url, SEVERAL_URLS_HINT),
+		);
 	} else {
-		body.imageUrl = requireHttpUrl(this, field, body.imageUrl);
+		body.imageUrl = requireHttpUrl(this, field, body.imageUrl, SEVERAL_URLS_HINT);
 	}
 
 	const presetId = typeof body.presetId === 'string' ? body.presetId.trim() : body.presetId;
@@ -179,7 +183,8 @@ export async function checkEnhanceBody(
 			'The service needs at least one of them to know what to do with the photo.',
 		);
 	}
-	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize ?? '4K', IMAGE_SIZES);
+	// An expression that yields nothing is a mistake to show, not a reason to pay for 4K.
+	body.imageSize = requireOneOf(this, 'Image Size', body.imageSize, IMAGE_SIZES);
 
 	if (
 		Array.isArray(body.imageUrl) &&

@@ -1,0 +1,81 @@
+/**
+ * JSON.parse that keeps integers beyond 2^53 as their exact decimal text. Task ids are Java longs:
+ * a rounded id would ask for a task that does not exist, and the paid task would be lost.
+ *
+ * Node 21 and later hand the reviver each number's source text, and that is used where it exists.
+ * Node 20 (where older n8n 1.x releases run) does not: there, the long integers are first written
+ * as strings in the text itself, and the platform's parser does the rest. Either way the result is
+ * the same, and text that is not JSON is refused exactly as JSON.parse refuses it.
+ */
+
+type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+
+const INTEGER = /^-?\d+$/;
+
+const keepSourceOfLongs: Reviver = (_key, value, context) =>
+	typeof value === 'number' && !Number.isSafeInteger(value) && INTEGER.test(context?.source ?? '')
+		? context?.source
+		: value;
+
+function reviverHasSource(): boolean {
+	let seen: string | undefined;
+	JSON.parse('1', ((_key, value, context) => {
+		seen = context?.source;
+		return value;
+	}) as Reviver);
+	return seen === '1';
+}
+
+const HAS_SOURCE = reviverHasSource();
+
+/** A JSON number as the grammar writes it (no leading zeros, no bare sign). */
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The same JSON text with every integer beyond 2^53 that stands as a value written as a string.
+ * Strings are skipped whole (escapes included), so digits inside them are never touched, and a
+ * number in a place where JSON allows no value (an object key, after another number) is left as
+ * it is, for JSON.parse to refuse.
+ */
+export function quoteLongIntegers(text: string): string {
+	const containers: string[] = [];
+	/** Whether the next token may be a value: at the start, after `[`, `:`, or `,` in a list. */
+	let valueExpected = true;
+	let out = '';
+	let copiedUpTo = 0;
+	let i = 0;
+	while (i < text.length) {
+		const ch = text[i];
+		if (ch === '"') {
+			i++;
+			while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+			i++;
+			valueExpected = false;
+			continue;
+		}
+		if (ch === '-' || (ch >= '0' && ch <= '9')) {
+			NUMBER.lastIndex = i;
+			const token = NUMBER.exec(text)?.[0] ?? ch;
+			if (valueExpected && INTEGER.test(token) && !Number.isSafeInteger(Number(token))) {
+				out += `${text.slice(copiedUpTo, i)}"${token}"`;
+				copiedUpTo = i + token.length;
+			}
+			i += token.length;
+			valueExpected = false;
+			continue;
+		}
+		if (ch === '{' || ch === '[') containers.push(ch);
+		else if (ch === '}' || ch === ']') containers.pop();
+		if (ch === '[' || ch === ':') valueExpected = true;
+		else if (ch === ',') valueExpected = containers[containers.length - 1] === '[';
+		else if (!/\s/.test(ch)) valueExpected = false;
+		i++;
+	}
+	return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
+}
+
+export function parseJsonKeepingLongs(text: string): unknown {
+	return HAS_SOURCE
+		? JSON.parse(text, keepSourceOfLongs as Parameters<typeof JSON.parse>[1])
+		: JSON.parse(quoteLongIntegers(text));
+}
