@@ -7,7 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, KINDS } from '../nodes/shared/api';
+import { BASE_URL_EXPRESSION } from '../nodes/shared/api';
+import { APIS, resultPath } from '../nodes/shared/catalog';
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -74,7 +75,7 @@ export class IdealHouseApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: BASE_URL_EXPRESSION,
-			url: KINDS.photoEnhancer.resultPath,
+			url: resultPath(APIS.photoEnhancer),
 			qs: { taskId: '1' },
 		},
 		rules: [

@@ -7,6 +7,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from '../shared/fields';
+import { APIS } from '../shared/catalog';
 import { toolDescriptionField } from '../shared/tool';
 import { REMOVE, removeFields, removeOperation } from './descriptions/remove';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
@@ -25,7 +26,7 @@ export class ObjectRemover implements INodeType {
 		defaults: { name: 'Ideal House Object Remover' },
 		usableAsTool: true,
 		properties: [
-			operationField('objectRemover', removeOperation, 'Get the result of a removal task'),
+			operationField(APIS.objectRemover, removeOperation, 'Get the result of a removal task'),
 			toolDescriptionField(REMOVE, REMOVE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', REMOVAL_RESULT_TOOL_DESCRIPTION),
 			...removeFields,

@@ -7,6 +7,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from '../shared/fields';
+import { APIS } from '../shared/catalog';
 import { toolDescriptionField } from '../shared/tool';
 import { ENHANCE, enhanceFields, enhanceOperation } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
@@ -37,7 +38,7 @@ export class PhotoEnhancer implements INodeType {
 			},
 		],
 		properties: [
-			operationField('photoEnhancer', enhanceOperation, 'Get the result of an enhancement task'),
+			operationField(APIS.photoEnhancer, enhanceOperation, 'Get the result of an enhancement task'),
 			toolDescriptionField(ENHANCE, ENHANCE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', PHOTO_RESULT_TOOL_DESCRIPTION),
 			...enhanceFields,

@@ -1,6 +1,6 @@
-import type { IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { KINDS, type TaskKind } from './api';
+import type { IdealHouseApi } from './catalog';
 import { creditsCharged } from './credits';
 import { toIdealHouseError, type IdealHouseError } from './errors';
 import { emitTask } from './output';
@@ -19,7 +19,7 @@ function aboutTask(
 	ctx: IExecuteSingleFunctions,
 	error: unknown,
 	taskId: string,
-	credits?: number,
+	credits?: number | null,
 ): IdealHouseError {
 	const failure = toIdealHouseError(ctx, error);
 	failure.taskId ??= taskId;
@@ -32,7 +32,7 @@ function aboutTask(
  * so it goes to n8n's log at once: if the process dies (a queue-mode worker killed mid-run), the
  * log is where the id can still be found and the task finished with Get Result.
  */
-function logCreated(ctx: IExecuteSingleFunctions, kind: TaskKind, taskId: string): void {
+function logCreated(ctx: IExecuteSingleFunctions, api: IdealHouseApi, taskId: string): void {
 	const where = {
 		executionId: ctx.getExecutionId(),
 		workflowId: ctx.getWorkflow().id,
@@ -41,29 +41,29 @@ function logCreated(ctx: IExecuteSingleFunctions, kind: TaskKind, taskId: string
 	};
 	// n8n's default log format prints the message alone: it names everything needed to find the task.
 	ctx.logger.info(
-		`Ideal House ${KINDS[kind].label} task ${taskId} created (execution ${where.executionId}, workflow ${where.workflowId}, node "${where.node}", item ${where.itemIndex})`,
-		{ taskId, kind, ...where },
+		`Ideal House ${api.label} task ${taskId} created (execution ${where.executionId}, workflow ${where.workflowId}, node "${where.node}", item ${where.itemIndex})`,
+		{ taskId, kind: api.name, ...where },
 	);
 }
 
-/** After a create call: the new task, or — with Wait for Completion — its final state. */
-export function answerToCreate(kind: TaskKind): Answer {
+/** After a create call: the new task, or — with Wait for Completion — its final state. `sent` is the body that was sent. */
+export function answerToCreate(api: IdealHouseApi, sent: IDataObject): Answer {
 	return async function (
 		this: IExecuteSingleFunctions,
 		response: ServiceResponse,
 	): Promise<INodeExecutionData[]> {
 		const data = readEnvelope.call(this, response, response.secrets);
 		const taskId = taskIdFromCreate(this, data, response.secrets);
-		logCreated(this, kind, taskId);
-		const charged = creditsCharged(kind, 'Unprocessed');
+		logCreated(this, api, taskId);
+		const charged = creditsCharged(api, 'Unprocessed', sent);
 		try {
 			if (this.getNodeParameter('waitForCompletion', true) === false) {
 				const json = { id: taskId, status: 'Unprocessed', creditsCharged: charged };
 				return [{ json, pairedItem: { item: this.getItemIndex() } }];
 			}
 			const options = checkWaitOptions(this, readWaitOptions(this));
-			const task = await waitForTask.call(this, kind, taskId, options);
-			return await emitTask.call(this, kind, task, options);
+			const task = await waitForTask.call(this, api, taskId, options);
+			return await emitTask.call(this, api, task, options, sent);
 		} catch (error) {
 			throw aboutTask(this, error, taskId, charged);
 		}
@@ -71,7 +71,7 @@ export function answerToCreate(kind: TaskKind): Answer {
 }
 
 /** After a Get Result call: the task as the service reports it now. */
-export function answerToRead(kind: TaskKind): Answer {
+export function answerToRead(api: IdealHouseApi): Answer {
 	return async function (
 		this: IExecuteSingleFunctions,
 		response: ServiceResponse,
@@ -80,7 +80,7 @@ export function answerToRead(kind: TaskKind): Answer {
 		try {
 			const data = readEnvelope.call(this, response, response.secrets);
 			const task = taskFromResult(this, data, taskId, response.secrets);
-			return await emitTask.call(this, kind, task, readWaitOptions(this));
+			return await emitTask.call(this, api, task, readWaitOptions(this), task.input);
 		} catch (error) {
 			throw aboutTask(this, error, taskId);
 		}

@@ -1,30 +1,4 @@
-/** The service's endpoints and prices, per the Ideal House API v1 specification. */
-export type TaskKind = 'photoEnhancer' | 'objectRemover';
-
-export interface KindInfo {
-	/** Name users see in messages. */
-	label: string;
-	createPath: string;
-	resultPath: string;
-	/** Credits deducted on creation (refunded when the task ends Failed). */
-	credits: number;
-}
-
-export const KINDS: Record<TaskKind, KindInfo> = {
-	photoEnhancer: {
-		label: 'Photo Enhancer',
-		createPath: '/api/v1/photoEnhancer/generate',
-		resultPath: '/api/v1/photoEnhancer/result',
-		credits: 10,
-	},
-	objectRemover: {
-		label: 'Object Remover',
-		createPath: '/api/v1/objectRemover/generate',
-		resultPath: '/api/v1/objectRemover/result',
-		credits: 1,
-	},
-};
-
+/** What every request of the package shares: the credential, its base URL, the task statuses. */
 export const CREDENTIAL_NAME = 'idealHouseApi';
 
 /**

@@ -8,7 +8,8 @@ import type {
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
 import { IdealHouseApiError, type IdealHouseError, type TransientFault } from './errors';
-import { sniffImageType } from './images';
+import type { ResultFiles } from './catalog';
+import { EXPECTED_FILES, sniffResultType } from './file-types';
 import { limits } from './limits';
 import { bounded, redact } from './redact';
 import { networkCode, networkError, retryAfterMs, secretsOf } from './transport';
@@ -159,6 +160,8 @@ export interface DownloadRules {
 	localServiceHost: string | undefined;
 	/** The most this attempt may take, redirects and the whole body included. */
 	timeoutMs: number;
+	/** What the file must be, by its bytes. */
+	accept: ResultFiles;
 }
 
 /** The download rules, applied to the first address and to every redirect. */
@@ -186,7 +189,7 @@ function storedBytes(binary: IBinaryData): number | undefined {
 }
 
 /**
- * Downloads a result image into n8n's binary data.
+ * Downloads a result file into n8n's binary data.
  *
  * Sent without the credential: result URLs are public links, possibly on another host, and the
  * API key must only ever go to the service itself. Redirects are followed here, one at a time,
@@ -195,11 +198,11 @@ function storedBytes(binary: IBinaryData): number | undefined {
  *
  * The body is streamed into `prepareBinaryData`, so in filesystem mode the image goes to disk as
  * it arrives and is never held whole in memory; in memory mode n8n keeps its one copy. The first
- * bytes decide whether it is an image the spec allows. The size cap is checked against the
+ * bytes decide whether it is a file of the kind its API gives. The size cap is checked against the
  * announced length before the body is read, and against what n8n stored. When the helper hands
  * back a finished body rather than a stream (older n8n, or an HTTP mock), that body is used.
  */
-export async function downloadResultImage(
+export async function downloadResultFile(
 	ctx: IExecuteSingleFunctions,
 	taskId: string,
 	address: string,
@@ -312,7 +315,7 @@ export async function downloadResultImage(
 			stream?.destroy();
 			throw failed(error);
 		}
-		const sniffed = sniffImageType(head);
+		const sniffed = sniffResultType(head, rules.accept);
 		if (!sniffed) {
 			stream?.destroy();
 			const contentType = response.headers?.['content-type'];
@@ -320,7 +323,7 @@ export async function downloadResultImage(
 				typeof contentType === 'string'
 					? ` (the host called it ${bounded(contentType.split(';')[0], 60)})`
 					: '';
-			throw downloadError(ctx, taskId, `the file is not a PNG, JPEG or WebP image${said}`);
+			throw downloadError(ctx, taskId, `the file is not ${EXPECTED_FILES[rules.accept]}${said}`);
 		}
 		let binary: IBinaryData;
 		try {

@@ -38,8 +38,8 @@ export interface ErrorMeaning {
 	taskMayExist?: boolean;
 	/** The task the item is about. On a create, set only once the task exists, so never created again. */
 	taskId?: string;
-	/** What the task costs the account, once known. */
-	creditsCharged?: number;
+	/** What the task costs the account, once known (`null`: its price is not published). */
+	creditsCharged?: number | null;
 	/** The task ended Failed and the service gave its credits back. */
 	refunded?: boolean;
 }
@@ -53,7 +53,7 @@ export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
 	declare requestSent?: boolean;
 	declare taskMayExist?: boolean;
 	declare taskId?: string;
-	declare creditsCharged?: number;
+	declare creditsCharged?: number | null;
 	declare refunded?: boolean;
 
 	constructor(
@@ -74,7 +74,7 @@ export class IdealHouseItemError extends NodeOperationError implements ErrorMean
 	declare requestSent?: boolean;
 	declare taskMayExist?: boolean;
 	declare taskId?: string;
-	declare creditsCharged?: number;
+	declare creditsCharged?: number | null;
 	declare refunded?: boolean;
 
 	constructor(

@@ -1,9 +1,9 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, type TaskKind } from './api';
+import { CREDENTIAL_NAME } from './api';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, POLL_INTERVAL } from './poller';
-import { taskResultRouting } from './request-cycle';
+import { taskResultRouting, type ApiOfItem } from './request-cycle';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from './throttle';
 import { REQUEST_DEFAULTS } from './transport';
 
@@ -17,11 +17,15 @@ export const commonDescription = {
 	requestDefaults: REQUEST_DEFAULTS,
 } satisfies Partial<INodeTypeDescription>;
 
-/** Operation: the node's create operation (with its routing and checks, beside its fields), and Get Result. */
+/**
+ * Operation: the create operation of an API (with its routing and checks, beside its fields), and
+ * Get Result. On a node with several resources, one such field is shown per resource.
+ */
 export function operationField(
-	kind: TaskKind,
+	api: ApiOfItem,
 	create: INodePropertyOptions,
 	getResultAction: string,
+	resource?: string,
 ): INodeProperties {
 	const createValue = create.value;
 	return {
@@ -30,6 +34,7 @@ export function operationField(
 		type: 'options',
 		noDataExpression: true,
 		default: createValue,
+		...(resource ? { displayOptions: { show: { resource: [resource] } } } : {}),
 		// Written out field by field: n8n's lint reads each option as an object literal.
 		options: [
 			{
@@ -44,7 +49,7 @@ export function operationField(
 				value: 'getResult',
 				action: getResultAction,
 				description: 'Read the status and result of a task created earlier',
-				routing: taskResultRouting(kind),
+				routing: taskResultRouting(api),
 			},
 		],
 	};

@@ -1,19 +1,21 @@
 import type {
 	IBinaryData,
+	IBinaryKeyData,
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, KINDS, serviceBaseUrl, type TaskKind } from './api';
+import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
+import type { IdealHouseApi } from './catalog';
 import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { creditsCharged, refundNote } from './credits';
-import { downloadError, downloadResultImage } from './download';
+import { downloadError, downloadResultFile } from './download';
 import { IdealHouseApiError, toIdealHouseError } from './errors';
 import { limits } from './limits';
-import type { Task } from './task';
+import { resultUrls, type Task } from './task';
 import { compactTask, isToolCall } from './tool';
 
 /**
@@ -36,22 +38,24 @@ const DOWNLOAD_RETRY_BASE_MS = 4000;
 const DOWNLOAD_RETRY_MAX_MS = 30_000;
 
 /**
- * The finished task's image, downloaded; passing faults are retried with a backoff, as polls are.
- * The download time limit holds for all attempts together: a host that stalls cannot keep the
- * item waiting once per attempt.
+ * One result file, downloaded; passing faults are retried with a backoff, as polls are. The
+ * download time limit holds for all attempts together: a host that stalls cannot keep the item
+ * waiting once per attempt.
  */
-async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IBinaryData> {
-	const url = task.output?.resultUrl;
-	if (typeof url !== 'string' || url.trim() === '') {
-		throw downloadError(ctx, task.id, 'the service gave no result URL');
-	}
-	const localHost = await localServiceHost(ctx);
+async function resultFile(
+	ctx: IExecuteSingleFunctions,
+	api: IdealHouseApi,
+	taskId: string,
+	url: string,
+	localHost: string | undefined,
+): Promise<IBinaryData> {
 	const deadline = clock.now() + limits.downloadTimeoutMs;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await downloadResultImage(ctx, task.id, url.trim(), {
+			return await downloadResultFile(ctx, taskId, url, {
 				localServiceHost: localHost,
 				timeoutMs: deadline - clock.now(),
+				accept: api.results,
 			});
 		} catch (error) {
 			const failure = toIdealHouseError(ctx, error);
@@ -71,23 +75,52 @@ async function resultImage(ctx: IExecuteSingleFunctions, task: Task): Promise<IB
 				// Stopped: reported below.
 			}
 			if (stop.aborted)
-				throw stoppedError(
-					ctx,
-					`Execution stopped while downloading the result of task ${task.id}`,
-				);
+				throw stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
 		}
 	}
 }
 
 /**
+ * Every file of a finished task, one after the other: the first in `property`, the others in
+ * `property_1`, `property_2`, … in the order the service lists them.
+ */
+async function resultFiles(
+	ctx: IExecuteSingleFunctions,
+	api: IdealHouseApi,
+	task: Task,
+	property: string,
+): Promise<IBinaryKeyData> {
+	const urls = resultUrls(task);
+	if (urls.length === 0) throw downloadError(ctx, task.id, 'the service gave no result URL');
+	const localHost = await localServiceHost(ctx);
+	const files: IBinaryKeyData = {};
+	for (const [index, url] of urls.entries()) {
+		files[index === 0 ? property : `${property}_${index}`] = await resultFile(
+			ctx,
+			api,
+			task.id,
+			url,
+			localHost,
+		);
+	}
+	return files;
+}
+
+const DEFAULT_FAILURE_ADVICE =
+	'The service could not process this task. Check that its image URLs lead to JPG, PNG or WebP images the service can download and that its option IDs are valid, then try again or with other inputs.';
+
+/**
  * One task becomes one item linked to its input item. A Failed task is an item error (its
- * credits are refunded by the service); a finished one can bring its image along as binary.
+ * credits are refunded by the service); a finished one can bring its files along as binary.
+ * `sent` is what the task was created with (the create's body, or the task's stored input), by
+ * which its price is known.
  */
 export async function emitTask(
 	this: IExecuteSingleFunctions,
-	kind: TaskKind,
+	api: IdealHouseApi,
 	task: Task,
 	options: IDataObject,
+	sent: IDataObject | undefined,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
 	if (task.status === 'Failed') {
@@ -95,20 +128,18 @@ export async function emitTask(
 			this.getNode(),
 			{ message: `Task ${task.id} failed` },
 			{
-				message: `Ideal House ${KINDS[kind].label} task ${task.id} failed. ${refundNote(kind)}`,
-				description:
-					'The service could not process this image. Check that it is a JPG, PNG or WebP of at most 20 MB and 128–6,000 px that the service can download, then try again or with another preset, prompt or mask.',
+				message: `Ideal House ${api.label} task ${task.id} failed. ${refundNote(api, sent)}`,
+				description: api.failureAdvice ?? DEFAULT_FAILURE_ADVICE,
 				itemIndex,
 			},
-			{ taskId: task.id, creditsCharged: creditsCharged(kind, 'Failed'), refunded: true },
+			{ taskId: task.id, creditsCharged: creditsCharged(api, 'Failed', sent), refunded: true },
 		);
 	}
-	const credits = creditsCharged(kind, task.status);
+	const credits = creditsCharged(api, task.status, sent);
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success') {
-		const property = String(options.binaryPropertyName || 'data');
-		item.binary = { [property]: await resultImage(this, task) };
+		item.binary = await resultFiles(this, api, task, String(options.binaryPropertyName || 'data'));
 	}
 	return [item];
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { KINDS, KNOWN_STATUSES, TERMINAL_STATUSES, type TaskKind } from './api';
+import { KNOWN_STATUSES, TERMINAL_STATUSES } from './api';
+import { resultPath, type IdealHouseApi } from './catalog';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from './errors';
@@ -129,7 +130,7 @@ function unknownStatus(
  */
 export async function waitForTask(
 	this: IExecuteSingleFunctions,
-	kind: TaskKind,
+	api: IdealHouseApi,
 	taskId: string,
 	options: WaitOptions,
 ): Promise<Task> {
@@ -171,7 +172,7 @@ export async function waitForTask(
 			if (left < 0) continue;
 			const data = await apiRequest.call(this, {
 				method: 'GET',
-				path: KINDS[kind].resultPath,
+				path: resultPath(api),
 				qs: { taskId },
 				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
 				priority: schedule.priority(clock.now()),

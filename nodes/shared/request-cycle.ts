@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { answerToCreate, answerToRead, type Answer } from './answers';
-import { KINDS, type TaskKind } from './api';
+import { createPath, resultPath, type IdealHouseApi } from './catalog';
 import { executionStopSignal, stoppedError, watchForStop } from './cancellation';
 import { clock } from './clock';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
@@ -38,24 +38,23 @@ export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Pr
 
 type Operation = 'create' | 'read';
 
-/** Routing of a create operation (Enhance, Remove): the item is checked first; nothing is sent unless it passes. */
-export function createTaskRouting(kind: TaskKind, validate: BodyCheck): INodePropertyRouting {
+/**
+ * The API an operation calls: a catalog row, or for an API named in the node's parameters
+ * (`custom`), the row built from the item's parameters, checked before anything is sent.
+ */
+export type ApiOfItem = IdealHouseApi | ((this: IExecuteSingleFunctions) => IdealHouseApi);
+
+/** Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is sent unless it passes. */
+export function createTaskRouting(api: ApiOfItem, validate: BodyCheck): INodePropertyRouting {
 	return cycleRouting(
-		{
-			method: 'POST',
-			url: KINDS[kind].createPath,
-			headers: { 'Content-Type': 'application/json' },
-		},
-		requestCycle('create', answerToCreate(kind), validate),
+		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
+		requestCycle('create', api, validate),
 	);
 }
 
 /** Routing of Get Result: one read of the task, retried on passing faults. */
-export function taskResultRouting(kind: TaskKind): INodePropertyRouting {
-	return cycleRouting(
-		{ method: 'GET', url: KINDS[kind].resultPath },
-		requestCycle('read', answerToRead(kind)),
-	);
+export function taskResultRouting(api: ApiOfItem): INodePropertyRouting {
+	return cycleRouting({ method: 'GET' }, requestCycle('read', api));
 }
 
 type Cycle = (
@@ -70,13 +69,19 @@ function cycleRouting(
 	return { request, send: { paginate: true }, operations: { pagination: cycle } };
 }
 
-function requestCycle(operation: Operation, answer: Answer, validate?: BodyCheck): Cycle {
+function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: BodyCheck): Cycle {
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		// First, before anything can wait: a Stop pressed from now on reaches this item.
 		watchForStop(this);
 		try {
 			// Here rather than in a preSend, so that a refused item, too, keeps its link.
+			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
+			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
 			await validateItem(this, operation, requestData, validate);
+			const answer =
+				operation === 'create'
+					? answerToCreate(api, requestData.options.body as IDataObject)
+					: answerToRead(api);
 			return await sendWithRetries(
 				this,
 				operation,

@@ -62,7 +62,24 @@ export interface Task extends IDataObject {
 	waitNumber?: number;
 	percentage?: number;
 	input?: IDataObject;
-	output?: { resultUrl: string; width: number; height: number } | null;
+	output?: {
+		resultUrl: string;
+		width: number | null;
+		height: number | null;
+		resultList?: unknown;
+	} | null;
+}
+
+/** Every result file a finished task lists: `resultUrl`, then `resultList`, each once. */
+export function resultUrls(task: Task): string[] {
+	const output = task.output;
+	if (!output) return [];
+	const listed = Array.isArray(output.resultList) ? (output.resultList as unknown[]) : [];
+	const urls = [output.resultUrl, ...listed]
+		.filter((url): url is string => typeof url === 'string')
+		.map((url) => url.trim())
+		.filter((url) => url !== '');
+	return [...new Set(urls)];
 }
 
 function unexpected(

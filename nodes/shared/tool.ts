@@ -1,6 +1,6 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import type { Task } from './task';
+import { resultUrls, type Task } from './task';
 
 /**
  * How the nodes behave as tools: n8n generates `<node>Tool` variants of both nodes (from
@@ -17,8 +17,8 @@ export function isToolCall(ctx: { getNode(): INode }): boolean {
  * What a model needs from a task, and no more: the full task (with its echoed input) would only
  * cost tokens. `resultUrl`, `width` and `height` are null until the task has succeeded.
  */
-export function compactTask(task: Task, creditsCharged: number): IDataObject {
-	return {
+export function compactTask(task: Task, creditsCharged: number | null): IDataObject {
+	const compact: IDataObject = {
 		id: task.id,
 		status: task.status,
 		resultUrl: task.output?.resultUrl ?? null,
@@ -26,6 +26,9 @@ export function compactTask(task: Task, creditsCharged: number): IDataObject {
 		height: task.output?.height ?? null,
 		creditsCharged,
 	};
+	// Only where the service lists several files, so the two photo tools answer as before.
+	if (Array.isArray(task.output?.resultList)) compact.resultList = resultUrls(task);
+	return compact;
 }
 
 /**
@@ -46,7 +49,11 @@ export function withAdviceInMessage<E extends { message: string; description?: s
  * would tell the model no more than "Enhance a photo in Ideal House Photo Enhancer". The user can
  * still edit it in the tool's panel.
  */
-export function toolDescriptionField(operation: string, text: string): INodeProperties {
+export function toolDescriptionField(
+	operation: string,
+	text: string,
+	resource?: string,
+): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
@@ -54,6 +61,12 @@ export function toolDescriptionField(operation: string, text: string): INodeProp
 		typeOptions: { rows: 6 },
 		default: text,
 		description: 'What the AI model is told about this tool: what it does, its cost and its inputs',
-		displayOptions: { show: { '@tool': [true], operation: [operation] } },
+		displayOptions: {
+			show: {
+				'@tool': [true],
+				operation: [operation],
+				...(resource ? { resource: [resource] } : {}),
+			},
+		},
 	};
 }

@@ -5,7 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { sniffImageType } from '../../shared/images';
+import { APIS } from '../../shared/catalog';
+import { sniffImageType } from '../../shared/file-types';
 import { createTaskRouting } from '../../shared/request-cycle';
 import { fieldError, requireHttpUrl } from '../../shared/validation';
 
@@ -18,7 +19,7 @@ export const removeOperation: INodePropertyOptions = {
 	value: REMOVE,
 	action: 'Remove furniture from a photo',
 	description: 'Create a removal task (1 credit, refunded if it fails)',
-	routing: createTaskRouting('objectRemover', checkRemoveBody),
+	routing: createTaskRouting(APIS.objectRemover, checkRemoveBody),
 };
 
 const show = { operation: [REMOVE] };

@@ -5,6 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { APIS } from '../../shared/catalog';
 import { bounded } from '../../shared/redact';
 import { createTaskRouting } from '../../shared/request-cycle';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
@@ -20,7 +21,7 @@ export const enhanceOperation: INodePropertyOptions = {
 	value: ENHANCE,
 	action: 'Enhance a photo',
 	description: 'Create an enhancement task (10 credits, refunded if it fails)',
-	routing: createTaskRouting('photoEnhancer', checkEnhanceBody),
+	routing: createTaskRouting(APIS.photoEnhancer, checkEnhanceBody),
 };
 
 const show = { operation: [ENHANCE] };

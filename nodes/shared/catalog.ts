@@ -1,0 +1,107 @@
+/**
+ * The Ideal House APIs the package knows, one row each: the name in its paths, its price rule,
+ * what its results are, and where its option lists come from. Prices and names follow the API
+ * specification (Photo Enhancer, Object Remover) and Ideal House's public API pages (the rest).
+ * A row is all the engine needs of an API; its fields live in the node's description files.
+ */
+
+/** What an API's price depends on. */
+export type PriceRule =
+	| { flat: number }
+	/** By the `modelType` sent; `defaultModelType` is what the service uses when none is sent. */
+	| { byModelType: Readonly<Record<string, number>>; defaultModelType: string }
+	/** Not published (an API called through `custom`). */
+	| { unknown: true };
+
+/** What a result download must be, checked by its bytes. */
+export type ResultFiles = 'image' | 'model3d' | 'any';
+
+export interface IdealHouseApi {
+	/** The name in the API's paths: `/api/v1/<name>/generate` and `/api/v1/<name>/result`. */
+	name: string;
+	/** Its name as users read it in messages. */
+	label: string;
+	price: PriceRule;
+	results: ResultFiles;
+	/** The key of its option lists at `/api/v1/style/<styleKey>/getStyles`, where it has them. */
+	styleKey?: string;
+	/** What to check when one of its tasks ends Failed; a general text where not given. */
+	failureAdvice?: string;
+}
+
+const api = (
+	name: string,
+	label: string,
+	price: PriceRule,
+	more: Partial<Pick<IdealHouseApi, 'results' | 'styleKey' | 'failureAdvice'>> = {},
+): IdealHouseApi => ({ name, label, price, results: 'image', ...more });
+
+const PHOTO_ADVICE =
+	'The service could not process this image. Check that it is a JPG, PNG or WebP of at most 20 MB and 128–6,000 px that the service can download, then try again or with another preset, prompt or mask.';
+const FLASH_BASE_PRO = { Flash: 1, Base: 3, Pro: 10 };
+const BASE_PRO = { Base: 3, Pro: 10 };
+
+export const APIS = {
+	photoEnhancer: api(
+		'photoEnhancer',
+		'Photo Enhancer',
+		{ flat: 10 },
+		{ failureAdvice: PHOTO_ADVICE },
+	),
+	objectRemover: api(
+		'objectRemover',
+		'Object Remover',
+		{ flat: 1 },
+		{ failureAdvice: PHOTO_ADVICE },
+	),
+	virtualStaging: api('virtualStaging', 'Virtual Staging', { flat: 1 }),
+	exteriorRenovator: api('exteriorRenovator', 'Exterior Renovator', { flat: 1 }),
+	landscaping: api(
+		'landscaping',
+		'Landscaping',
+		{ byModelType: FLASH_BASE_PRO, defaultModelType: 'Base' },
+		{ styleKey: 'landscaping' },
+	),
+	interiorRemodel: api(
+		'interiorRemodel',
+		'Interior Remodel',
+		{ flat: 1 },
+		// Spelt as Ideal House's page spells it.
+		{ styleKey: 'interoir_remodel' },
+	),
+	changeFurniture: api(
+		'changeFurniture',
+		'Change Furniture',
+		{ flat: 1 },
+		{ styleKey: 'change_furniture' },
+	),
+	homeDecor: api(
+		'homeDecor',
+		'Home Decor',
+		{ byModelType: BASE_PRO, defaultModelType: 'Base' },
+		{ styleKey: 'home_decor_ideas' },
+	),
+	magicEditor: api('magicEditor', 'Magic Editor', {
+		byModelType: FLASH_BASE_PRO,
+		defaultModelType: 'Flash',
+	}),
+	planVisualizer: api(
+		'planVisualizer',
+		'Plan Visualizer',
+		{ byModelType: BASE_PRO, defaultModelType: 'Base' },
+		{ styleKey: 'ai_plan_visualizer' },
+	),
+} satisfies Record<string, IdealHouseApi>;
+
+/** An API the package does not list, called by its path name: its price is not known. */
+export function customApi(name: string): IdealHouseApi {
+	return { name, label: name, price: { unknown: true }, results: 'any' };
+}
+
+export function createPath(api: IdealHouseApi): string {
+	return `/api/v1/${api.name}/generate`;
+}
+
+export function resultPath(api: IdealHouseApi): string {
+	return `/api/v1/${api.name}/result`;
+}
