@@ -5,6 +5,8 @@ import { FAULT_KINDS } from './faults.ts';
 import type { FaultConfig } from './faults.ts';
 import type { ProgressModel } from './queue.ts';
 import { PROGRESS_MODELS } from './queue.ts';
+import type { StyleShape } from './style-config.ts';
+import { STYLE_SHAPES } from './style-config.ts';
 
 export interface ServiceConfig {
 	workers: number;
@@ -25,6 +27,13 @@ export interface ServiceConfig {
 	 * is several MB).
 	 */
 	resultBytes: number;
+	/** How GET /api/v1/style/<key>/getStyles nests its groups (the catalog does not show it). */
+	styleShape: StyleShape;
+	/**
+	 * Images in a House Plan result: 1 composite board (the 2026-06-12 page) or 3 distinct images
+	 * (the 2026-03-06 page). Fixed for a task when it is created.
+	 */
+	housePlanResults: 1 | 3;
 }
 
 export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
@@ -40,6 +49,8 @@ export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
 	imageFetchTimeoutMs: 10000,
 	progressModel: 'linear',
 	resultBytes: 0,
+	styleShape: 'groupsAsKeys',
+	housePlanResults: 1,
 };
 
 export const CONFIG_KEYS = Object.keys(DEFAULT_CONFIG) as Array<keyof ServiceConfig>;
@@ -157,6 +168,16 @@ export function applyConfigPatch(
 				break;
 			case 'resultBytes':
 				next.resultBytes = numberIn(key, value, 0, 100 * 2 ** 20, true);
+				break;
+			case 'styleShape':
+				if (!STYLE_SHAPES.includes(value as StyleShape)) {
+					throw new Error(`styleShape must be one of ${STYLE_SHAPES.join(', ')}`);
+				}
+				next.styleShape = value as StyleShape;
+				break;
+			case 'housePlanResults':
+				if (value !== 1 && value !== 3) throw new Error('housePlanResults must be 1 or 3');
+				next.housePlanResults = value;
 				break;
 			default:
 				throw new Error(

@@ -1,4 +1,4 @@
-// Fault injection for the four API endpoints, so a client can be tested against the failures a
+// Fault injection for the API endpoints, so a client can be tested against the failures a
 // real deployment shows: gateways answering 5xx, rate limiting, dropped connections and bodies
 // cut short. On a create request a fault can hit before the task exists (nothing charged) or after
 // it was created and charged: the second case is the one that tells whether a client that retries
@@ -54,11 +54,12 @@ export interface FaultConfig {
 	/** Body of the 5xx answers: the 1003 envelope (default) or an HTML error page as a proxy sends. */
 	serverErrorBody?: 'envelope' | 'html';
 	/**
-	 * Endpoints the faults apply to (default all four). An entry is a full name such as
-	 * 'photoEnhancer.generate', an interface ('objectRemover') or an action ('result').
+	 * Endpoints the faults apply to (default all). An entry is a full name such as
+	 * 'photoEnhancer.generate' or 'style.getStyles', an API ('ai3d', 'style') or an action
+	 * ('result', 'getStyles').
 	 */
 	endpoints?: string[];
-	/** For the two create endpoints: fault before the task is created, after, or both (default 'before'). */
+	/** For the create endpoints: fault before the task is created, after, or both (default 'before'). */
 	faultPhase?: FaultPhase;
 }
 

@@ -12,7 +12,7 @@ const USAGE = `Usage: node service/main.ts [options]
 
   --port N              port to listen on (default 8787; 0 = any free port)
   --host H              address to bind (default 127.0.0.1)
-  --workers N           tasks processed at once per interface (default 4)
+  --workers N           tasks processed at once per API (default 4; AI 3D: 1 per account)
   --duration-ms N       task duration in ms (default 8000)
   --jitter-ms N         duration varies by up to ± N ms (default 0)
   --failure-rate R      share of tasks that end Failed, 0..1 (default 0)
@@ -27,6 +27,9 @@ const USAGE = `Usage: node service/main.ts [options]
   --progress MODEL      how percentage moves: linear (default) or stuck-then-jump
   --result-bytes N      size of each result image, incompressible (e.g. 4000000 for a 4K
                         photo); default 0: a small gradient
+  --style-shape S       nesting of the getStyles answer: groupsAsKeys (default) or
+                        namedGroupList
+  --house-plan-results N  images in a House Plan result: 1 (default) or 3
   --help`;
 
 function fail(message: string): never {
@@ -70,6 +73,8 @@ function parseOptions(): ServiceOptions {
 				'public-url': { type: 'string' },
 				progress: { type: 'string' },
 				'result-bytes': { type: 'string' },
+				'style-shape': { type: 'string' },
+				'house-plan-results': { type: 'string' },
 				help: { type: 'boolean' },
 			},
 		}).values;
@@ -107,6 +112,11 @@ function parseOptions(): ServiceOptions {
 		publicUrl: parsed['public-url'],
 		progressModel: parsed.progress as ServiceOptions['progressModel'],
 		resultBytes: numberOption('result-bytes', parsed['result-bytes']),
+		styleShape: parsed['style-shape'] as ServiceOptions['styleShape'],
+		housePlanResults: numberOption(
+			'house-plan-results',
+			parsed['house-plan-results'],
+		) as ServiceOptions['housePlanResults'],
 	};
 }
 

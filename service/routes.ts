@@ -1,25 +1,28 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-// The four API endpoints: request rules, credits and task creation, as the spec states them.
-// Everything here throws ServiceError for envelope errors; the server turns it into HTTP 200 +
-// {code, message, data: null}.
+// The photo enhancer and object remover rules as the spec states them, the task creation and
+// the result view that every API shares. Everything here throws ServiceError for envelope errors;
+// the server turns it into HTTP 200 + {code, message, data: null}.
 import type { ClientRequest } from 'node:http';
 import type { Accounts } from './accounts.ts';
 import type { ServiceConfig } from './config.ts';
 import type { Counters } from './stats.ts';
 import type { ImageInfo } from './images.ts';
 import type { Random } from './prng.ts';
-import type { Progress, TaskQueue } from './queue.ts';
+import type { Progress } from './queue.ts';
+import type { TaskOutput } from './result-files.ts';
+import type { TaskQueues } from './task-queues.ts';
 import type { TaskKind, TaskRecord, TaskStore } from './tasks.ts';
 import { CODE, ServiceError } from './envelope.ts';
 import { fetchBytes, inspectImage, MEGABYTE } from './images.ts';
 import { isKnownPreset } from './presets.ts';
+import { taskOutput } from './result-files.ts';
 import { MAX_LONG, TASK_COST } from './tasks.ts';
 
 export interface ServiceContext {
 	config: ServiceConfig;
 	accounts: Accounts;
 	tasks: TaskStore;
-	queues: Record<TaskKind, TaskQueue>;
+	queues: TaskQueues;
 	counters: Counters;
 	random: { failures: Random; durations: Random };
 	now(): number;
@@ -40,15 +43,15 @@ export const IMAGE_SIZES: Record<string, number> = {
 const PHOTO_ENHANCER_MAX_BYTES = 20 * MEGABYTE;
 const PHOTO_ENHANCER_MIN_SIDE = 128;
 /** Not a spec limit (the spec lists none for the object remover): only keeps memory bounded. */
-const OBJECT_REMOVER_MAX_BYTES = 64 * MEGABYTE;
+export const OBJECT_REMOVER_MAX_BYTES = 64 * MEGABYTE;
 
 const EMPTY_TYPES = ['single_furniture', 'whole_house'];
 
-function paramError(message: string): ServiceError {
+export function paramError(message: string): ServiceError {
 	return new ServiceError(CODE.PARAM_ERROR, message);
 }
 
-function isBlank(value: unknown): boolean {
+export function isBlank(value: unknown): boolean {
 	return (
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
 	);
@@ -61,7 +64,7 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 	return value;
 }
 
-async function loadImage(
+export async function loadImage(
 	context: ServiceContext,
 	label: string,
 	url: string,
@@ -98,11 +101,11 @@ export function findBannedWord(prompt: string, bannedWords: readonly string[]): 
 	return bannedWords.find((word) => word.trim() !== '' && wordPattern(word.trim()).test(prompt));
 }
 
-function containsPhrase(text: string, phrase: string): boolean {
+export function containsPhrase(text: string, phrase: string): boolean {
 	return phrase !== '' && text.toLowerCase().includes(phrase.toLowerCase());
 }
 
-function safeDecode(url: string): string {
+export function safeDecode(url: string): string {
 	try {
 		return decodeURIComponent(url);
 	} catch {
@@ -120,7 +123,7 @@ export function enhancedSize(source: { width: number; height: number }, imageSiz
 		: { width: side(source.width), height: longEdge };
 }
 
-function requireCredits(context: ServiceContext, apiKey: string, cost: number): void {
+export function requireCredits(context: ServiceContext, apiKey: string, cost: number): void {
 	context.settle();
 	if (context.accounts.balance(apiKey) < cost) {
 		throw new ServiceError(
@@ -130,15 +133,19 @@ function requireCredits(context: ServiceContext, apiKey: string, cost: number): 
 	}
 }
 
-function createTask(
-	context: ServiceContext,
-	apiKey: string,
-	kind: TaskKind,
-	input: Record<string, unknown>,
-	output: { width: number; height: number },
-	imageUrls: readonly string[],
-): TaskRecord {
-	const cost = TASK_COST[kind];
+export interface NewTask {
+	kind: TaskKind;
+	cost: number;
+	input: Record<string, unknown>;
+	/** Size of the result image; null for a 3D model. */
+	output: { width: number | null; height: number | null };
+	/** Texts in which `failTrigger` makes the task end Failed (the image URLs). */
+	triggerTexts: readonly string[];
+	resultCount?: number;
+}
+
+export function createTask(context: ServiceContext, apiKey: string, spec: NewTask): TaskRecord {
+	const { kind, cost, input, output } = spec;
 	// Checked again after the image downloads: the balance may have moved meanwhile.
 	requireCredits(context, apiKey, cost);
 	if (!context.accounts.tryCharge(apiKey, cost)) {
@@ -149,22 +156,22 @@ function createTask(
 	const failureDraw = random.failures();
 	const triggered =
 		config.failTrigger !== '' &&
-		imageUrls.some((url) => containsPhrase(safeDecode(url), config.failTrigger));
+		spec.triggerTexts.some((text) => containsPhrase(safeDecode(text), config.failTrigger));
 	const now = context.now();
 	const task: TaskRecord = {
 		id: context.tasks.nextId(),
 		apiKey,
 		kind,
-		slot: context.queues[kind].schedule(
-			now,
-			Math.max(0, Math.round(config.taskDurationMs + jitter)),
-		),
+		slot: context.queues
+			.queueFor(kind, apiKey)
+			.schedule(now, Math.max(0, Math.round(config.taskDurationMs + jitter))),
 		willFail: triggered || failureDraw < config.failureRate,
 		cost,
 		refunded: false,
 		input,
 		outputWidth: output.width,
 		outputHeight: output.height,
+		resultCount: spec.resultCount ?? 1,
 		createdAt: now,
 	};
 	context.tasks.add(task);
@@ -260,14 +267,13 @@ export async function createPhotoEnhancerTask(
 		modelType: imageUrls.length > 1 ? 'MULTI_IMAGE' : 'SINGLE_IMAGE',
 		model: 'ideal-house-enhancer-local',
 	};
-	return createTask(
-		context,
-		apiKey,
-		'photoEnhancer',
+	return createTask(context, apiKey, {
+		kind: 'photoEnhancer',
+		cost: TASK_COST.photoEnhancer,
 		input,
-		enhancedSize(images[0], imageSize),
-		imageUrls,
-	);
+		output: enhancedSize(images[0], imageSize),
+		triggerTexts: imageUrls,
+	});
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -356,7 +362,13 @@ export async function createObjectRemoverTask(
 	const input: Record<string, unknown> = { imageUrl };
 	if (maskUrl !== undefined) input.maskUrl = maskUrl;
 	input.emptyType = emptyType;
-	return createTask(context, apiKey, 'objectRemover', input, image, [imageUrl]);
+	return createTask(context, apiKey, {
+		kind: 'objectRemover',
+		cost: TASK_COST.objectRemover,
+		input,
+		output: image,
+		triggerTexts: [imageUrl],
+	});
 }
 
 /** Parses the taskId query as a 64-bit decimal, never through Number (it would lose digits). */
@@ -374,30 +386,20 @@ export interface TaskView {
 	waitNumber: number;
 	percentage: number;
 	input: Record<string, unknown>;
-	output: { resultUrl: string; width: number; height: number } | null;
+	output: TaskOutput | null;
 }
 
 export function viewTask(context: ServiceContext, task: TaskRecord): TaskView {
-	const progress = context.queues[task.kind].progress(
-		task.slot,
-		task.willFail,
-		context.now(),
-		context.config.progressModel,
-	);
+	const progress = context.queues
+		.queueFor(task.kind, task.apiKey)
+		.progress(task.slot, task.willFail, context.now(), context.config.progressModel);
 	return {
 		id: task.id,
 		status: progress.status,
 		waitNumber: progress.waitNumber,
 		percentage: progress.percentage,
 		input: task.input,
-		output:
-			progress.status === 'Success'
-				? {
-						resultUrl: `${context.publicUrl}/results/${task.id}.png`,
-						width: task.outputWidth,
-						height: task.outputHeight,
-					}
-				: null,
+		output: progress.status === 'Success' ? taskOutput(context.publicUrl, task) : null,
 	};
 }
 
@@ -409,7 +411,7 @@ export function getTaskResult(
 ): TaskView {
 	const id = parseTaskId(query.get('taskId'));
 	const task = context.tasks.get(id);
-	// Another account's task, or the other interface's, is as unknown to the caller as a made-up id.
+	// Another account's task, or another API's, is as unknown to the caller as a made-up id.
 	if (!task || task.apiKey !== apiKey || task.kind !== kind) {
 		throw new ServiceError(CODE.FAILED, `task not found: ${id}`);
 	}

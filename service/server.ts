@@ -1,24 +1,29 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
-// A local stand-in for the image-processing API (spec: service-api-v1.md), for developing and
-// testing clients without credits, network or waiting: same paths, envelope, error codes, credits
-// and task lifecycle, plus counters and fault injection a real server cannot offer.
+// A local stand-in for the Ideal House API (spec: service-api-v1.md for the photo enhancer and
+// object remover, ideal-house-api-catalog.md for the rest), for developing and testing clients
+// without credits, network or waiting: same paths, envelope, error codes, credits and task
+// lifecycle, plus counters and fault injection a real server cannot offer.
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ApiRoute } from './api-routes.ts';
 import type { FaultConfig, FaultKind, FaultStage } from './faults.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ServiceContext } from './routes.ts';
 import type { Random } from './prng.ts';
 import type { ProgressModel } from './queue.ts';
 import type { ServiceStats } from './stats.ts';
-import type { TaskKind, TaskRecord } from './tasks.ts';
+import type { StyleShape } from './style-config.ts';
+import type { TaskRecord } from './tasks.ts';
 import { Accounts } from './accounts.ts';
+import { findRoute } from './api-routes.ts';
+import { API_ROWS } from './apis.ts';
+import { createCatalogTask } from './catalog-tasks.ts';
 import { applyConfigPatch, DEFAULT_CONFIG } from './config.ts';
 import { CODE, envelopeText, ServiceError } from './envelope.ts';
 import { faultResponse, pickFault, pickLatency } from './faults.ts';
 import { inspectImage, MEGABYTE } from './images.ts';
-import { gradientPng, noisyPng } from './png.ts';
 import { mulberry32 } from './prng.ts';
-import { TaskQueue } from './queue.ts';
+import { namesFile, parseResultPath, ResultFiles } from './result-files.ts';
 import {
 	createObjectRemoverTask,
 	createPhotoEnhancerTask,
@@ -27,6 +32,8 @@ import {
 } from './routes.ts';
 import { sampleBytes, sampleList } from './samples.ts';
 import { Counters } from './stats.ts';
+import { previewImage, styleConfigData } from './style-config.ts';
+import { TaskQueues } from './task-queues.ts';
 import { TaskStore } from './tasks.ts';
 
 export type { FaultConfig, FaultKind, FaultPhase } from './faults.ts';
@@ -39,7 +46,7 @@ export interface ServiceOptions {
 	host?: string;
 	/** apiKey -> credits; default { 'local-dev-key': 1000 }. */
 	accounts?: Record<string, number>;
-	/** Tasks processed at the same time, per interface; default 4. */
+	/** Tasks processed at the same time, per API; default 4 (AI 3D: always 1 per account). */
 	workers?: number;
 	/** Default 8000. */
 	taskDurationMs?: number;
@@ -64,6 +71,10 @@ export interface ServiceOptions {
 	progressModel?: ProgressModel;
 	/** Approximate bytes of each result image (noise, so incompressible); default 0: a small gradient. */
 	resultBytes?: number;
+	/** Nesting of the getStyles answer: 'groupsAsKeys' (default) or 'namedGroupList'. */
+	styleShape?: StyleShape;
+	/** House Plan result images: 1 (default, 2026-06-12 page) or 3 (2026-03-06 page). */
+	housePlanResults?: 1 | 3;
 	now?: () => number;
 }
 
@@ -86,43 +97,8 @@ const DEFAULT_ACCOUNTS: Record<string, number> = { 'local-dev-key': 1000 };
 const JSON_TYPE = 'application/json;charset=UTF-8';
 /** maskBase64 of a 20 MB image is ~27 MB; the cap only stops runaway uploads. */
 const MAX_BODY_BYTES = 100 * MEGABYTE;
-const RESULT_CACHE_SIZE = 8;
 /** Options that are not part of the runtime config. */
 const NON_CONFIG_OPTIONS = ['port', 'host', 'accounts', 'now', 'publicUrl'];
-
-interface ApiRoute {
-	endpoint: string;
-	method: 'GET' | 'POST';
-	kind: TaskKind;
-	action: 'generate' | 'result';
-}
-
-const API_ROUTES: Record<string, ApiRoute> = {
-	'/api/v1/photoEnhancer/generate': {
-		endpoint: 'photoEnhancer.generate',
-		method: 'POST',
-		kind: 'photoEnhancer',
-		action: 'generate',
-	},
-	'/api/v1/photoEnhancer/result': {
-		endpoint: 'photoEnhancer.result',
-		method: 'GET',
-		kind: 'photoEnhancer',
-		action: 'result',
-	},
-	'/api/v1/objectRemover/generate': {
-		endpoint: 'objectRemover.generate',
-		method: 'POST',
-		kind: 'objectRemover',
-		action: 'generate',
-	},
-	'/api/v1/objectRemover/result': {
-		endpoint: 'objectRemover.result',
-		method: 'GET',
-		kind: 'objectRemover',
-		action: 'result',
-	},
-};
 
 interface Reply {
 	status: number;
@@ -242,7 +218,7 @@ class LocalService implements ServiceContext {
 
 	tasks!: TaskStore;
 
-	queues!: Record<TaskKind, TaskQueue>;
+	queues!: TaskQueues;
 
 	random!: RandomStreams;
 
@@ -262,7 +238,7 @@ class LocalService implements ServiceContext {
 
 	private readonly fetches = new Set<http.ClientRequest>();
 
-	private readonly resultImages = new Map<string, Buffer>();
+	private readonly resultFiles = new ResultFiles();
 
 	private pendingFailures: TaskRecord[] = [];
 
@@ -303,10 +279,7 @@ class LocalService implements ServiceContext {
 		this.counters.reset();
 		this.random = randomStreams(this.config.seed);
 		this.tasks = new TaskStore(this.random.ids);
-		this.queues = {
-			photoEnhancer: new TaskQueue(this.config.workers),
-			objectRemover: new TaskQueue(this.config.workers),
-		};
+		this.queues = new TaskQueues(this.config.workers);
 		this.pendingFailures = [];
 		this.clock = options.now ?? Date.now;
 		if (this.baseUrl) this.publicUrl = (options.publicUrl ?? this.baseUrl).replace(/\/+$/, '');
@@ -327,8 +300,7 @@ class LocalService implements ServiceContext {
 		const accounts = patch.accounts === undefined ? [] : validateAccounts(patch.accounts);
 		const reseed = next.seed !== this.config.seed;
 		this.config = next;
-		this.queues.photoEnhancer.setWorkers(next.workers);
-		this.queues.objectRemover.setWorkers(next.workers);
+		this.queues.setWorkers(next.workers);
 		if (reseed) {
 			this.random = randomStreams(next.seed);
 			this.tasks.useRandom(this.random.ids);
@@ -437,8 +409,9 @@ class LocalService implements ServiceContext {
 			if (path.startsWith('/__admin/')) return await this.handleAdmin(request, response, path, url);
 			if (path === '/samples' || path.startsWith('/samples/'))
 				return this.handleSample(request, response, path);
-			if (path.startsWith('/results/')) return this.handleResultImage(request, response, path);
-			const route = API_ROUTES[path];
+			if (path.startsWith('/results/')) return this.handleResultFile(request, response, path);
+			if (path.startsWith('/styles/')) return this.handleStylePreview(request, response, path);
+			const route = findRoute(path);
 			if (route) return await this.handleApi(route, request, response, url);
 			if (path.startsWith('/api/')) {
 				this.counters.requestStarted('unknown', this.clock());
@@ -540,6 +513,15 @@ class LocalService implements ServiceContext {
 			}
 			if (!this.accounts.has(apiKey))
 				throw new ServiceError(CODE.API_KEY_INVALID, 'invalid API key');
+			if (route.action === 'getStyles') {
+				const data = styleConfigData(route.styleKey, this.config.styleShape, this.publicUrl);
+				return {
+					status: 200,
+					code: CODE.OK,
+					body: envelopeText(CODE.OK, 'success', data),
+					created: false,
+				};
+			}
 			if (route.action === 'result') {
 				const view = getTaskResult(this, route.kind, apiKey, url.searchParams);
 				return {
@@ -550,10 +532,13 @@ class LocalService implements ServiceContext {
 				};
 			}
 			const body = await readJsonBody(request);
+			const { kind } = route;
 			const task =
-				route.kind === 'photoEnhancer'
+				kind === 'photoEnhancer'
 					? await createPhotoEnhancerTask(this, apiKey, body)
-					: await createObjectRemoverTask(this, apiKey, body);
+					: kind === 'objectRemover'
+						? await createObjectRemoverTask(this, apiKey, body)
+						: await createCatalogTask(this, API_ROWS[kind], apiKey, body);
 			if (task.willFail) this.pendingFailures.push(task);
 			return {
 				status: 200,
@@ -631,44 +616,49 @@ class LocalService implements ServiceContext {
 		sendText(response, 200, bytes, { 'content-type': 'image/png', 'cache-control': 'no-cache' });
 	}
 
-	private handleResultImage(
+	private handleResultFile(
 		request: http.IncomingMessage,
 		response: http.ServerResponse,
 		path: string,
 	): void {
 		request.resume();
 		this.counters.download('results');
-		const match = /^\/results\/(\d{1,19})\.png$/.exec(path);
-		const task = match ? this.tasks.get(BigInt(match[1])) : undefined;
-		if (!task || viewTask(this, task).status !== 'Success') {
+		const file = parseResultPath(path);
+		const task = file ? this.tasks.get(file.id) : undefined;
+		if (!file || !task || !namesFile(task, file) || viewTask(this, task).status !== 'Success') {
 			sendText(response, 404, 'no such result\n', { 'content-type': 'text/plain' });
 			return;
 		}
-		sendText(response, 200, this.resultImage(task.kind, task.outputWidth, task.outputHeight), {
-			'content-type': 'image/png',
+		const { bytes, contentType } = this.resultFiles.file(
+			task,
+			file,
+			this.config.resultBytes,
+			this.config.seed,
+		);
+		sendText(response, 200, bytes, {
+			'content-type': contentType,
 			'cache-control': 'public, max-age=86400',
 		});
 	}
 
-	private resultImage(kind: TaskKind, width: number, height: number): Buffer {
-		const bytes = this.config.resultBytes;
-		const key = `${kind}:${width}x${height}:${bytes}`;
-		let png = this.resultImages.get(key);
-		if (png) {
-			this.resultImages.delete(key); // re-inserted below: most recently used last
-		} else if (bytes > 0) {
-			png = noisyPng(width, height, bytes, this.config.seed);
-		} else {
-			png =
-				kind === 'photoEnhancer'
-					? gradientPng(width, height, [255, 196, 120], [70, 130, 210])
-					: gradientPng(width, height, [235, 230, 220], [150, 140, 130]);
+	/** Preview images of the style options; counted with the samples, as images the service ships. */
+	private handleStylePreview(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		path: string,
+	): void {
+		request.resume();
+		this.counters.download('samples');
+		const match = /^\/styles\/([0-9a-f]{24})\.png$/.exec(path);
+		const png = match ? previewImage(match[1]) : undefined;
+		if (!png) {
+			sendText(response, 404, 'no such style preview\n', { 'content-type': 'text/plain' });
+			return;
 		}
-		this.resultImages.set(key, png);
-		if (this.resultImages.size > RESULT_CACHE_SIZE) {
-			this.resultImages.delete(this.resultImages.keys().next().value as string);
-		}
-		return png;
+		sendText(response, 200, png, {
+			'content-type': 'image/png',
+			'cache-control': 'public, max-age=86400',
+		});
 	}
 
 	private async handleAdmin(

@@ -9,7 +9,7 @@ export interface EndpointCounters {
 
 export interface CounterSnapshot {
 	requests: {
-		/** Requests to the four API endpoints (and unknown /api paths); admin, samples and results excluded. */
+		/** Requests to the API endpoints (and unknown /api paths); admin, samples and results excluded. */
 		total: number;
 		byEndpoint: Record<string, EndpointCounters>;
 		byStatus: Record<string, number>;
@@ -48,7 +48,8 @@ export interface TaskSummary {
 	endAt: number;
 	/** When a result call first answered Success or Failed; null while none has. */
 	doneSeenAt: number | null;
-	output: { width: number; height: number } | null;
+	/** width and height are null for a 3D model. */
+	output: { width: number | null; height: number | null } | null;
 }
 
 export interface ServiceStats extends CounterSnapshot {

@@ -1,12 +1,18 @@
 // Task records and their ids. Ids imitate the real service's 64-bit longs (snowflake-like values
 // far above 2^53), so a client that passes them through a JavaScript Number gets a different id
 // back and fails visibly here instead of in production.
+import type { CatalogApi } from './apis.ts';
 import type { Random } from './prng.ts';
 import type { Slot } from './queue.ts';
 
-export type TaskKind = 'photoEnhancer' | 'objectRemover';
+/** The two APIs of service-api-v1.md, each with its own create handler. */
+export type SpecApi = 'photoEnhancer' | 'objectRemover';
 
-export const TASK_COST: Record<TaskKind, number> = { photoEnhancer: 10, objectRemover: 1 };
+export const SPEC_APIS: readonly SpecApi[] = ['photoEnhancer', 'objectRemover'];
+
+export type TaskKind = SpecApi | CatalogApi;
+
+export const TASK_COST: Record<SpecApi, number> = { photoEnhancer: 10, objectRemover: 1 };
 
 export interface TaskRecord {
 	id: bigint;
@@ -17,9 +23,11 @@ export interface TaskRecord {
 	cost: number;
 	refunded: boolean;
 	input: Record<string, unknown>;
-	/** Size of the image a successful task serves. */
-	outputWidth: number;
-	outputHeight: number;
+	/** Size of the image a successful task serves; null for a 3D model. */
+	outputWidth: number | null;
+	outputHeight: number | null;
+	/** Result images listed in output.resultList (House Plan); 1 everywhere else. */
+	resultCount: number;
 	createdAt: number;
 	/** When a result call first answered Success or Failed: how late the client noticed the end. */
 	doneSeenAt?: number;

@@ -5,6 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateSync } from 'node:zlib';
+import type { CatalogApi } from '../../service/apis.ts';
 import type { RunningService, ServiceOptions } from '../../service/server.ts';
 import { startService } from '../../service/server.ts';
 
@@ -65,7 +66,7 @@ export async function call(
 	return { status: response.status, headers: response.headers, text, json };
 }
 
-export type Kind = 'photoEnhancer' | 'objectRemover';
+export type Kind = 'photoEnhancer' | 'objectRemover' | CatalogApi;
 
 export function generate(
 	service: RunningService,
