@@ -26,11 +26,18 @@ import type {
 import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
+import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
 
 export const PACKAGE = 'n8n-nodes-ideal-house';
-export type NodeName = 'photoEnhancer' | 'objectRemover';
+export type NodeName = 'photoEnhancer' | 'objectRemover' | 'idealHouse';
+
+const NODE_TYPES: Record<NodeName, () => INodeType> = {
+	photoEnhancer: () => new PhotoEnhancer(),
+	objectRemover: () => new ObjectRemover(),
+	idealHouse: () => new IdealHouse(),
+};
 
 const credentialType = new IdealHouseApi();
 
@@ -64,7 +71,7 @@ const { Container } = fromN8nCore('@n8n/di') as {
 Container.set(fromN8nCore('@n8n/backend-common').Logger, recordingLogger);
 
 function loadNodeType(name: NodeName): INodeType {
-	const nodeType = name === 'photoEnhancer' ? new PhotoEnhancer() : new ObjectRemover();
+	const nodeType = NODE_TYPES[name]();
 	// The real loader adds the declarative "requestOptions" settings (batching, proxy, timeout).
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	return nodeType;

@@ -30,3 +30,15 @@ export function refundNote(api: IdealHouseApi, sent: IDataObject | undefined): s
 	if (credits === null) return 'Its credits, if any, were refunded automatically';
 	return `Its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
 }
+
+/** An API's price in words, for descriptions: "1 credit", "Flash 1, Base 3 (default), Pro 10 credits". */
+export function priceText(api: IdealHouseApi): string {
+	const rule = api.price;
+	if ('unknown' in rule) return 'price not published';
+	if ('flat' in rule) return `${rule.flat} credit${rule.flat === 1 ? '' : 's'} per task`;
+	const tiers = Object.entries(rule.byModelType).map(
+		([model, credits]) =>
+			`${model} ${credits}${model === rule.defaultModelType ? ' (default)' : ''}`,
+	);
+	return `${tiers.join(', ')} credits per task by model type`;
+}

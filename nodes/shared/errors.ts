@@ -99,7 +99,8 @@ export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown):
 }
 
 export interface ApiErrorContext {
-	itemIndex: number;
+	/** Absent outside an item, e.g. while the editor loads an option list. */
+	itemIndex?: number;
 	/** HTTP status that came with the error, as text (n8n's convention). */
 	httpCode: string;
 }
@@ -133,7 +134,7 @@ export function httpStatusError(
 	node: INode,
 	statusCode: number,
 	bodyText: string,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	meaning?: ErrorMeaning,
 ): IdealHouseApiError {
 	const snippet = bodyText

@@ -1,9 +1,11 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	JsonObject,
 } from 'n8n-workflow';
 
@@ -88,17 +90,23 @@ function asEnvelope(value: unknown): Envelope | undefined {
 	};
 }
 
+/** Who reads an answer: a node's item, or the editor loading an option list (no item there). */
+export interface EnvelopeReader {
+	getNode(): INode;
+	getItemIndex?(): number;
+}
+
 /**
  * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
  * happened and what to do. Codes 1003, HTTP 429/5xx and unreadable bodies are marked transient.
  */
 export function readEnvelope(
-	this: IExecuteSingleFunctions,
+	this: EnvelopeReader,
 	response: IN8nHttpFullResponse,
 	secrets: readonly string[] = [],
 ): unknown {
 	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
+	const itemIndex = this.getItemIndex?.();
 	const status = response.statusCode;
 	const text = withoutSecrets(bodyText(response.body), secrets);
 	if (status >= 300 && status < 400) throw movedError(this, response);
@@ -215,10 +223,7 @@ export function networkError(
 }
 
 /** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
-function movedError(
-	ctx: IExecuteSingleFunctions,
-	response: IN8nHttpFullResponse,
-): IdealHouseApiError {
+function movedError(ctx: EnvelopeReader, response: IN8nHttpFullResponse): IdealHouseApiError {
 	const location = response.headers?.location;
 	let where = '';
 	try {
@@ -231,7 +236,7 @@ function movedError(
 		description:
 			'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).',
 		httpCode: String(response.statusCode),
-		itemIndex: ctx.getItemIndex(),
+		itemIndex: ctx.getItemIndex?.(),
 	});
 }
 
@@ -250,12 +255,15 @@ function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHou
 }
 
 /** The credential's key, to clear from everything the service or the network says. */
+export function secretsOfCredentials(credentials: ICredentialDataDecryptedObject): string[] {
+	return typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
+		? [credentials.apiKey]
+		: [];
+}
+
 export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]> {
 	try {
-		const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-		return typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
-			? [credentials.apiKey]
-			: [];
+		return secretsOfCredentials(await ctx.getCredentials(CREDENTIAL_NAME));
 	} catch {
 		return [];
 	}

@@ -1,0 +1,85 @@
+import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import {
+	commonDescription,
+	operationField,
+	optionsField,
+	taskIdField,
+	waitForCompletionField,
+} from '../shared/fields';
+import { createTaskRouting } from '../shared/request-cycle';
+import { toolDescriptionField } from '../shared/tool';
+import { createBodyCheck } from './create-body';
+import { extraBodyField } from './fields';
+import { styleLoaders } from './methods/styles';
+import type { Resource } from './resource';
+import { RESOURCES } from './resources';
+
+const CREATE = 'create';
+/** The resource a new node starts on: virtual staging, the API real-estate teams use most. */
+const FIRST_RESOURCE = 'virtualStaging';
+
+/** A resource's Operation field: Create, routed through the engine with its body check, and Get Result. */
+function operationFor(resource: Resource): INodeProperties {
+	const bodyFields = resource.fields.filter((field) => field.routing);
+	return operationField(
+		resource.api,
+		{
+			name: 'Create',
+			value: CREATE,
+			action: `Create a ${resource.name.toLowerCase()} task`,
+			description: `Create a task: ${resource.description}`,
+			routing: createTaskRouting(
+				resource.api,
+				createBodyCheck(bodyFields, resource.own, resource.extraBodyLabel),
+			),
+		},
+		`Get the result of a ${resource.name.toLowerCase()} task`,
+		resource.value,
+	);
+}
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: FIRST_RESOURCE,
+		options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
+	},
+	...RESOURCES.map(operationFor),
+	...RESOURCES.map((resource) =>
+		toolDescriptionField(CREATE, resource.toolDescription, resource.value),
+	),
+	...RESOURCES.flatMap((resource) => resource.fields),
+	extraBodyField,
+	waitForCompletionField(CREATE),
+	taskIdField,
+	optionsField(CREATE),
+];
+
+/** Every loaded option list the fields name, each loaded by its own method. */
+const styleMethods = properties
+	.map((property) => property.typeOptions?.loadOptionsMethod)
+	.filter((method): method is string => typeof method === 'string');
+
+export class IdealHouse implements INodeType {
+	description: INodeTypeDescription = {
+		...commonDescription,
+		displayName: 'Ideal House AI',
+		name: 'idealHouse',
+		icon: {
+			light: 'file:../../icons/idealHouse.svg',
+			dark: 'file:../../icons/idealHouse.dark.svg',
+		},
+		subtitle: '={{ $parameter["resource"] + ": " + $parameter["operation"] }}',
+		description:
+			'Virtual staging, exterior and interior redesign, landscaping, decor and edits with Ideal House AI, waiting for the result inside the node',
+		defaults: { name: 'Ideal House AI' },
+		usableAsTool: true,
+		properties,
+	};
+
+	methods = { loadOptions: styleLoaders(styleMethods) };
+}

@@ -1,0 +1,146 @@
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import { parseJsonKeepingLongs } from '../shared/long-ids';
+import { bounded } from '../shared/redact';
+import type { BodyCheck } from '../shared/request-cycle';
+import { fieldError, requireHttpUrl } from '../shared/validation';
+
+/**
+ * The body check of every Create operation of the Ideal House AI node, before anything is sent
+ * or charged. Routing sends every shown field, empty ones as `''`; the check keeps what the user
+ * gave, in the form the API takes, and refuses what the service would refuse:
+ * - an empty optional field (`''`, `[]`, null) is not sent, a missing required one is an error;
+ * - a field whose name ends in `Url` must be an absolute http(s) URL;
+ * - a value of a fixed list must be one of its values;
+ * - ids chosen in a loaded list are joined with commas where several are allowed;
+ * - a number must be whole and within its range;
+ * - `extraBody` is merged in, and may not set a field the node already has.
+ * An API with a rule of its own adds it as `own`, in its description file.
+ */
+
+export type OwnCheck = (this: IExecuteSingleFunctions, body: IDataObject) => void;
+
+function isEmpty(value: unknown): boolean {
+	return (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'string' && value.trim() === '') ||
+		(Array.isArray(value) && value.length === 0)
+	);
+}
+
+function fixedValues(field: INodeProperties): string[] | undefined {
+	if (field.type !== 'options' || field.typeOptions?.loadOptionsMethod) return undefined;
+	return (field.options ?? []).map((option) => String((option as { value: unknown }).value));
+}
+
+function shown(value: unknown): string {
+	return bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 100);
+}
+
+function checkedValue(
+	ctx: IExecuteSingleFunctions,
+	field: INodeProperties,
+	value: unknown,
+): string | number {
+	const label = field.displayName;
+	if (field.name.endsWith('Url')) return requireHttpUrl(ctx, label, value);
+	const values = fixedValues(field);
+	if (values) {
+		if (typeof value !== 'string' || !values.includes(value)) {
+			throw fieldError(
+				ctx,
+				label,
+				`must be one of ${values.filter(Boolean).join(', ')} (got ${shown(value)})`,
+				'Pick one of the listed values; an expression must produce one of them exactly.',
+			);
+		}
+		return value;
+	}
+	if (field.type === 'multiOptions') {
+		const ids = (Array.isArray(value) ? value : String(value).split(','))
+			.map((id) => String(id).trim())
+			.filter(Boolean);
+		return ids.join(',');
+	}
+	if (field.type === 'number') {
+		const number = typeof value === 'string' ? Number(value) : value;
+		const { minValue, maxValue } = field.typeOptions ?? {};
+		if (
+			typeof number !== 'number' ||
+			!Number.isInteger(number) ||
+			(minValue !== undefined && number < minValue) ||
+			(maxValue !== undefined && number > maxValue)
+		) {
+			throw fieldError(
+				ctx,
+				label,
+				`must be a whole number from ${minValue} to ${maxValue} (got ${shown(value)})`,
+			);
+		}
+		return number;
+	}
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'string') throw fieldError(ctx, label, `must be text, not ${typeof value}`);
+	return value.trim();
+}
+
+/** The `extraBody` parameter as an object: JSON text (long integers kept exact) or an object. */
+export function readJsonObject(
+	ctx: IExecuteSingleFunctions,
+	parameter: string,
+	label: string,
+): IDataObject {
+	const raw = ctx.getNodeParameter(parameter, '{}');
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return {};
+		try {
+			value = parseJsonKeepingLongs(raw);
+		} catch (error) {
+			throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`);
+		}
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw fieldError(ctx, label, 'must be a JSON object, such as {"field": "value"}');
+	}
+	return value as IDataObject;
+}
+
+export function createBodyCheck(
+	fields: INodeProperties[],
+	own?: OwnCheck,
+	extraLabel = 'Extra Body Fields (JSON)',
+): BodyCheck {
+	return async function (this: IExecuteSingleFunctions, sent: IDataObject): Promise<IDataObject> {
+		const body: IDataObject = {};
+		for (const field of fields) {
+			const value = sent[field.name];
+			if (!Object.prototype.hasOwnProperty.call(sent, field.name) || isEmpty(value)) {
+				if (field.required) throw fieldError(this, field.displayName, 'is required');
+				continue;
+			}
+			body[field.name] = checkedValue(this, field, value);
+		}
+		const extra = readJsonObject(this, 'extraBody', extraLabel);
+		for (const [key, value] of Object.entries(extra)) {
+			if (fields.some((field) => field.name === key)) {
+				throw fieldError(
+					this,
+					extraLabel,
+					`sets "${bounded(key, 60)}", which the node has as a field of its own`,
+					'Use that field instead, so that its value is checked before anything is charged.',
+				);
+			}
+			// Defined, not assigned: a "__proto__" key stays a field of the body.
+			Object.defineProperty(body, key, {
+				value,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		}
+		own?.call(this, body);
+		return body;
+	};
+}

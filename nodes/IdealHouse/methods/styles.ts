@@ -1,0 +1,194 @@
+import type {
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	ILoadOptionsFunctions,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../../shared/api';
+import { redact } from '../../shared/redact';
+import { bodyText, readEnvelope, secretsOfCredentials } from '../../shared/transport';
+
+/**
+ * Option lists loaded in the editor from Ideal House's API Style Config endpoint,
+ * `GET /api/v1/style/<styleKey>/getStyles`. Its pages say the answer holds named groups of options
+ * `{ name, id, url }`, with a multilingual `name`, but not how the JSON nests them, so the loader
+ * looks for the group by its name at any depth: as a key (`data.roomType[]`) or as a named entry
+ * of a list (`data[] = { group: 'roomType', options: [] }`). When it is not there the dropdown
+ * shows which groups were found; the field still takes a typed ID.
+ */
+
+const PREFIX = 'styles__';
+const LOAD_TIMEOUT_MS = 15_000;
+
+export function styleMethodName(styleKey: string, group: string): string {
+	return `${PREFIX}${styleKey}__${group}`;
+}
+
+function parseMethodName(method: string): { styleKey: string; group: string } | undefined {
+	const match = /^styles__(.+)__([^_].*)$/.exec(method);
+	return match ? { styleKey: match[1], group: match[2] } : undefined;
+}
+
+const GROUP_NAME_KEYS = ['group', 'groupName', 'groupKey', 'key', 'code', 'type', 'name'];
+const LIST_KEYS = ['options', 'styles', 'list', 'items', 'values', 'children', 'data'];
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The list of a group, whether the group is a key holding it or an entry naming itself. */
+function listOf(value: unknown): unknown[] | undefined {
+	if (Array.isArray(value)) return value;
+	if (isObject(value)) {
+		for (const key of LIST_KEYS) if (Array.isArray(value[key])) return value[key] as unknown[];
+	}
+	return undefined;
+}
+
+function sameName(a: unknown, b: string): boolean {
+	return typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+/** Finds the group's options, collecting the group names seen for the error when it is absent. */
+export function findGroup(
+	data: unknown,
+	group: string,
+	seen: Set<string>,
+	depth = 0,
+): unknown[] | undefined {
+	if (depth > 4) return undefined;
+	if (Array.isArray(data)) {
+		for (const entry of data) {
+			if (!isObject(entry)) continue;
+			const nameKey = GROUP_NAME_KEYS.find((key) => typeof entry[key] === 'string');
+			const list = listOf(entry);
+			if (nameKey && list) {
+				seen.add(String(entry[nameKey]));
+				if (sameName(entry[nameKey], group)) return list;
+			}
+		}
+		for (const entry of data) {
+			const found = findGroup(entry, group, seen, depth + 1);
+			if (found) return found;
+		}
+		return undefined;
+	}
+	if (!isObject(data)) return undefined;
+	for (const [key, value] of Object.entries(data)) {
+		const list = listOf(value);
+		if (list && !LIST_KEYS.includes(key)) seen.add(key);
+		if (sameName(key, group) && list) return list;
+	}
+	for (const value of Object.values(data)) {
+		const found = findGroup(value, group, seen, depth + 1);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/** The English name of a multilingual `name` (`{ en: … }`, `[{ lang, value }]`), or the only one. */
+export function displayName(name: unknown): string | undefined {
+	if (typeof name === 'string') return name.trim() || undefined;
+	if (Array.isArray(name)) {
+		const english = name.find(
+			(entry) => isObject(entry) && /^en/i.test(String(entry.lang ?? entry.language ?? '')),
+		) as IDataObject | undefined;
+		const chosen = english ?? (name.find(isObject) as IDataObject | undefined);
+		return chosen ? displayName(chosen.value ?? chosen.text ?? chosen.name) : undefined;
+	}
+	if (isObject(name)) {
+		const englishKey = Object.keys(name).find((key) => /^en([-_]|$)/i.test(key));
+		const chosen = englishKey
+			? name[englishKey]
+			: Object.values(name).find((value) => typeof value === 'string');
+		return displayName(chosen);
+	}
+	return undefined;
+}
+
+export function toOptions(list: unknown[]): INodePropertyOptions[] {
+	const options: INodePropertyOptions[] = [];
+	for (const entry of list) {
+		if (!isObject(entry)) continue;
+		const id = entry.id ?? entry.value;
+		if (typeof id !== 'string' && typeof id !== 'number') continue;
+		const name = displayName(entry.name ?? entry.label ?? entry.title) ?? String(id);
+		const option: INodePropertyOptions = { name, value: String(id) };
+		if (typeof entry.url === 'string') option.description = `Preview: ${entry.url}`;
+		options.push(option);
+	}
+	return options;
+}
+
+async function fetchStyles(ctx: ILoadOptionsFunctions, styleKey: string): Promise<unknown> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const secrets = secretsOfCredentials(credentials);
+	const request: IHttpRequestOptions = {
+		method: 'GET',
+		url: `${serviceBaseUrl(credentials.baseUrl)}/api/v1/style/${encodeURIComponent(styleKey)}/getStyles`,
+		headers: { Accept: 'application/json' },
+		encoding: 'text',
+		json: false,
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		timeout: LOAD_TIMEOUT_MS,
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_NAME,
+			request,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		// Rebuilt from the message alone: the helper's error carries the request, key included.
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not load the ${styleKey} options from Ideal House: ${redact(String((error as Error)?.message ?? error), secrets)}`,
+			{ description: 'Check the credential, or type an ID using an expression instead.' },
+		);
+	}
+	return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
+}
+
+async function loadStyleGroup(
+	ctx: ILoadOptionsFunctions,
+	styleKey: string,
+	group: string,
+): Promise<INodePropertyOptions[]> {
+	const data = await fetchStyles(ctx, styleKey);
+	const seen = new Set<string>();
+	const list = findGroup(data, group, seen);
+	if (!list) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No group "${group}" in the ${styleKey} options (found: ${[...seen].slice(0, 12).join(', ') || 'none'})`,
+			{
+				description:
+					'The service answered in a shape this node does not know. Type the ID using an expression instead.',
+			},
+		);
+	}
+	return toOptions(list);
+}
+
+/** One loader per (style key, group) named by the node's fields, built from those names. */
+export function styleLoaders(
+	methodNames: string[],
+): Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>> {
+	const loaders: Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>> =
+		{};
+	for (const method of methodNames) {
+		const parsed = parseMethodName(method);
+		if (!parsed) continue;
+		loaders[method] = async function (this: ILoadOptionsFunctions) {
+			return await loadStyleGroup(this, parsed.styleKey, parsed.group);
+		};
+	}
+	return loaders;
+}

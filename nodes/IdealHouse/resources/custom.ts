@@ -1,0 +1,62 @@
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog';
+import { bounded } from '../../shared/redact';
+import { fieldError } from '../../shared/validation';
+import type { Resource } from '../resource';
+
+const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+
+/**
+ * The API named in the item's parameters, checked before anything is sent: a plain name, so that
+ * it can only ever address `/api/v1/<name>/…` on the credential's base URL. A listed API keeps
+ * its known price.
+ */
+function namedApi(this: IExecuteSingleFunctions): IdealHouseApi {
+	const value = this.getNodeParameter('apiName', '');
+	const name = typeof value === 'string' ? value.trim() : '';
+	if (!API_NAME.test(name)) {
+		throw fieldError(
+			this,
+			'API Name',
+			`must be the API's name as it appears in its path, letters and digits only (got ${JSON.stringify(bounded(String(value), 60))})`,
+			'For POST /api/v1/imageToVideo/generate, the name is imageToVideo.',
+		);
+	}
+	return (APIS as Record<string, IdealHouseApi>)[name] ?? customApi(name);
+}
+
+const show = { resource: ['custom'] };
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'API Name',
+		name: 'apiName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'imageToVideo',
+		description:
+			'The API\'s name as it appears in its path: for POST /api/v1/imageToVideo/generate, "imageToVideo"',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Body (JSON)',
+		name: 'extraBody',
+		type: 'json',
+		default: '{\n  "imageUrl": ""\n}',
+		description: "The request body, as the API's documentation gives it",
+		displayOptions: { show: { ...show, operation: ['create'] } },
+	},
+];
+
+export const custom: Resource = {
+	value: 'custom',
+	name: 'Other API (Custom)',
+	description: 'Call an Ideal House API this node does not list, by its name, with a JSON body',
+	api: namedApi,
+	fields,
+	extraBodyLabel: 'Body (JSON)',
+	toolDescription:
+		'Calls an Ideal House AI API by its path name with a JSON body, waits for the task and returns JSON {id, status, resultUrl, width, height, creditsCharged}; creditsCharged is null because the price is not known.',
+};

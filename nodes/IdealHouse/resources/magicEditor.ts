@@ -1,0 +1,32 @@
+import { APIS } from '../../shared/catalog';
+import { priceText } from '../../shared/credits';
+import { fieldError } from '../../shared/validation';
+import { fieldsFor } from '../fields';
+import type { Resource } from '../resource';
+
+const api = APIS.magicEditor;
+const field = fieldsFor('magicEditor', api);
+
+export const magicEditor: Resource = {
+	value: 'magicEditor',
+	name: 'Magic Editor',
+	description: `Edit a photo as a prompt says (${priceText(api)})`,
+	api,
+	fields: [
+		field.url('imageUrl', 'Image URL', 'Public URL of the image to edit', true),
+		field.prompt('What to change. Required with the Base model; optional with Flash and Pro.'),
+		field.modelType(),
+	],
+	own(body) {
+		// Ideal House's page: the Base model needs a prompt, Flash and Pro do not.
+		if (body.modelType === 'Base' && body.prompt === undefined) {
+			throw fieldError(
+				this,
+				'Prompt',
+				'is required with the Base model',
+				'Write what to change, or choose Flash or Pro.',
+			);
+		}
+	},
+	toolDescription: `Edits a real-estate photo with Ideal House AI as a prompt describes and returns the edited image. Inputs: imageUrl (public URL of the image), prompt (what to change; required with modelType Base). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
+};

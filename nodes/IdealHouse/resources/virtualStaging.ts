@@ -1,0 +1,38 @@
+import { APIS } from '../../shared/catalog';
+import { priceText } from '../../shared/credits';
+import { fieldsFor } from '../fields';
+import type { Resource } from '../resource';
+
+const api = APIS.virtualStaging;
+const field = fieldsFor('virtualStaging', api);
+const ROOM = 'Interior Design_Interior Scene_';
+
+export const virtualStaging: Resource = {
+	value: 'virtualStaging',
+	name: 'Virtual Staging',
+	description: `Furnish an empty or partly furnished room (${priceText(api)})`,
+	api,
+	fields: [
+		field.url(
+			'imageUrl',
+			'Image URL',
+			'Public URL of the room photo, empty or partly furnished',
+			true,
+		),
+		field.prompt('Style and furnishing guidance, in your own words'),
+		// The four room types Ideal House's Virtual Staging page prints.
+		field.options('indoorTypeId', 'Room Type', 'The kind of room to furnish', [
+			{ name: 'Service Default', value: '' },
+			{ name: 'Bedroom', value: `${ROOM}Bed Room` },
+			{ name: 'Dining Room', value: `${ROOM}Dining Room` },
+			{ name: 'Home Office', value: `${ROOM}Home Office` },
+			{ name: 'Living Room', value: `${ROOM}Living Room` },
+		]),
+		field.text(
+			'indoorStyleId',
+			'Indoor Style ID',
+			'ID of an interior style from Ideal House\'s "Indoor Style Options" list (not published in full; leave empty for the service\'s choice)',
+		),
+	],
+	toolDescription: `Virtually stages a real-estate room photo with Ideal House AI: furnishes an empty or partly furnished room and returns the staged image. Inputs: imageUrl (public URL of the room photo), optional prompt (style and furnishing guidance), optional room type. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result (usually under a minute) and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
+};
