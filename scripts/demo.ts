@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
 /**
- * Demo: both nodes run in n8n's own workflow engine against the local stand-in service, on the
+ * Demo: the three nodes run in n8n's own workflow engine against the local stand-in service, on the
  * real clock (tasks take 3 s, the nodes poll every 3 s), and the account is checked afterwards.
  *
  *   npm run demo
@@ -15,8 +15,13 @@ import { startService, type RunningService } from '../service/server';
 import { runNode, type RunOptions } from '../dev/harness/engine';
 
 const TASK_SECONDS = 3;
-const CREDITS = { photoEnhancer: 10, objectRemover: 1 } as const;
-const LABELS = { photoEnhancer: 'Photo Enhancer', objectRemover: 'Object Remover' } as const;
+// What each step's task costs: the Ideal House AI step stages a room (Virtual Staging, 1 credit).
+const CREDITS = { photoEnhancer: 10, objectRemover: 1, idealHouse: 1 } as const;
+const LABELS = {
+	photoEnhancer: 'Photo Enhancer',
+	objectRemover: 'Object Remover',
+	idealHouse: 'Ideal House AI',
+} as const;
 type Kind = keyof typeof CREDITS;
 
 interface Step {
@@ -105,6 +110,18 @@ function steps(service: RunningService, maskPng: Buffer): Step[] {
 				emptyType: 'single_furniture',
 				maskSource: 'binary',
 				maskBinaryProperty: 'mask',
+				options: wait,
+			},
+		},
+		{
+			title: 'Ideal House AI: virtual staging of an empty living room',
+			node: 'idealHouse',
+			parameters: {
+				resource: 'virtualStaging',
+				operation: 'create',
+				imageUrl: sample('living-room.png'),
+				indoorTypeId: 'Interior Design_Interior Scene_Living Room',
+				prompt: 'Scandinavian, light oak, linen sofa',
 				options: wait,
 			},
 		},
@@ -248,7 +265,7 @@ async function main(): Promise<number> {
 		console.log(`Balance before: ${before}`);
 		console.log(`Balance after:  ${after}`);
 		console.log(
-			`Difference:     ${before - after} (expected ${expected}: ${CREDITS.photoEnhancer} per Photo Enhancer task, ${CREDITS.objectRemover} per Object Remover task, 0 if Failed)`,
+			`Difference:     ${before - after} (expected ${expected}: ${CREDITS.photoEnhancer} per Photo Enhancer task, ${CREDITS.objectRemover} per Object Remover task, ${CREDITS.idealHouse} per Virtual Staging task, 0 if Failed)`,
 		);
 		console.log(`Total time:     ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
