@@ -42,8 +42,9 @@ function checkedValue(
 	ctx: IExecuteSingleFunctions,
 	field: INodeProperties,
 	value: unknown,
-): string | number {
+): string | number | IDataObject | IDataObject[] {
 	const label = field.displayName;
+	if (field.type === 'json') return parsedJson(ctx, label, value);
 	if (field.name.endsWith('Url')) return requireHttpUrl(ctx, label, value);
 	const values = fixedValues(field);
 	if (values) {
@@ -72,17 +73,29 @@ function checkedValue(
 			(minValue !== undefined && number < minValue) ||
 			(maxValue !== undefined && number > maxValue)
 		) {
-			throw fieldError(
-				ctx,
-				label,
-				`must be a whole number from ${minValue} to ${maxValue} (got ${shown(value)})`,
-			);
+			const range =
+				maxValue === undefined ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
+			throw fieldError(ctx, label, `must be a whole number ${range} (got ${shown(value)})`);
 		}
 		return number;
 	}
 	if (typeof value === 'number') return String(value);
 	if (typeof value !== 'string') throw fieldError(ctx, label, `must be text, not ${typeof value}`);
 	return value.trim();
+}
+
+/** A JSON field's value: its text parsed (long integers kept exact), or what an expression gave. */
+function parsedJson(
+	ctx: IExecuteSingleFunctions,
+	label: string,
+	value: unknown,
+): IDataObject | IDataObject[] {
+	if (typeof value !== 'string') return value as IDataObject | IDataObject[];
+	try {
+		return parseJsonKeepingLongs(value) as IDataObject | IDataObject[];
+	} catch (error) {
+		throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`);
+	}
 }
 
 /** The `extraBody` parameter as an object: JSON text (long integers kept exact) or an object. */
@@ -120,7 +133,13 @@ export function createBodyCheck(
 				if (field.required) throw fieldError(this, field.displayName, 'is required');
 				continue;
 			}
-			body[field.name] = checkedValue(this, field, value);
+			const checked = checkedValue(this, field, value);
+			// A JSON field's `[]` or `{}` is as empty as a blank text.
+			if (typeof checked === 'object' && Object.keys(checked).length === 0) {
+				if (field.required) throw fieldError(this, field.displayName, 'is required');
+				continue;
+			}
+			body[field.name] = checked;
 		}
 		const extra = readJsonObject(this, 'extraBody', extraLabel);
 		for (const [key, value] of Object.entries(extra)) {

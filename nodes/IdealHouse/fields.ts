@@ -24,7 +24,10 @@ export interface ResourceFields {
 		displayName: string,
 		description: string,
 		values: INodePropertyOptions[],
+		initial?: string,
 	): INodeProperties;
+	/** A JSON value the API takes as is (a list of objects whose keys the pages do not show). */
+	json(name: string, displayName: string, description: string, required?: boolean): INodeProperties;
 	/** `modelType`, its values from the API's price table, with a "service default" entry first. */
 	modelType(): INodeProperties;
 	/** Options loaded from the API Style Config endpoint; `multi`: several ids, comma-joined. */
@@ -40,7 +43,7 @@ export interface ResourceFields {
 		name: string,
 		displayName: string,
 		description: string,
-		range: { min: number; max: number; default: number },
+		range: { min: number; max?: number; default: number },
 	): INodeProperties;
 }
 
@@ -82,11 +85,11 @@ export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields 
 			displayOptions: { show },
 			routing: sent(name),
 		}),
-		options: (name, displayName, description, values) => ({
+		options: (name, displayName, description, values, initial = '') => ({
 			displayName,
 			name,
 			type: 'options',
-			default: '',
+			default: initial,
 			description,
 			options: values,
 			displayOptions: { show },
@@ -112,6 +115,16 @@ export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields 
 			displayOptions: { show },
 			routing: sent(name),
 		}),
+		json: (name, displayName, description, required = false) => ({
+			displayName,
+			name,
+			type: 'json',
+			required,
+			default: '[]',
+			description,
+			displayOptions: { show },
+			routing: sent(name),
+		}),
 		modelType: () => modelTypeField(api, show),
 	};
 }
@@ -123,19 +136,24 @@ function modelTypeField(
 ): INodeProperties {
 	if (!('byModelType' in api.price)) throw new Error(`${api.name} has no price by model type`);
 	const { byModelType: prices, defaultModelType } = api.price;
-	const values = [
-		{
-			name: `Service Default (${defaultModelType})`,
-			value: '',
-			description: 'Send no model type; the service uses its default',
-		},
-		...Object.keys(prices).map((model) => ({ name: model, value: model })),
-	];
+	const tiers = Object.keys(prices).map((model) => ({ name: model, value: model }));
+	// Where the page names no default, one is always sent, so that the price is known.
+	const values = defaultModelType
+		? [
+				{
+					name: `Service Default (${defaultModelType})`,
+					value: '',
+					description: 'Send no model type; the service uses its default',
+				},
+				...tiers,
+			]
+		: tiers;
+	const initial = defaultModelType ? '' : tiers[0].value;
 	return {
 		displayName: 'Model Type',
 		name: 'modelType',
 		type: 'options',
-		default: '',
+		default: initial,
 		description: `Model to run. Prices: ${Object.entries(prices)
 			.map(([model, credits]) => `${model} ${credits} credit${credits === 1 ? '' : 's'}`)
 			.join(', ')}.`,

@@ -8,8 +8,11 @@
 /** What an API's price depends on. */
 export type PriceRule =
 	| { flat: number }
-	/** By the `modelType` sent; `defaultModelType` is what the service uses when none is sent. */
-	| { byModelType: Readonly<Record<string, number>>; defaultModelType: string }
+	/**
+	 * By the `modelType` sent; `defaultModelType` is what the service uses when none is sent, where
+	 * its page says (where it does not, the node always sends one).
+	 */
+	| { byModelType: Readonly<Record<string, number>>; defaultModelType?: string }
 	/** Not published (an API called through `custom`). */
 	| { unknown: true };
 
@@ -38,6 +41,8 @@ const api = (
 
 const PHOTO_ADVICE =
 	'The service could not process this image. Check that it is a JPG, PNG or WebP of at most 20 MB and 128–6,000 px that the service can download, then try again or with another preset, prompt or mask.';
+const AI3D_ADVICE =
+	'The service could not make a 3D model of this input. Check that the image URL leads to a JPG, PNG or WebP the service can download, or describe the object more plainly in the prompt, then try again.';
 const FLASH_BASE_PRO = { Flash: 1, Base: 3, Pro: 10 };
 const BASE_PRO = { Base: 3, Pro: 10 };
 
@@ -91,6 +96,16 @@ export const APIS = {
 		{ byModelType: BASE_PRO, defaultModelType: 'Base' },
 		{ styleKey: 'ai_plan_visualizer' },
 	),
+	floorPlan: api('floorPlan', 'Floor Plan', { byModelType: { Base: 10, Pro: 20 } }),
+	// Prices of the 2026-06-12 page (the 2026-03-06 page asked 20 and 40).
+	housePlan: api('housePlan', 'House Plan', { byModelType: { Base: 10, Pro: 20 } }),
+	ai3d: api('ai3d', 'AI 3D', { flat: 20 }, { results: 'model3d', failureAdvice: AI3D_ADVICE }),
+	ai3dRendering: api('ai3dRendering', 'AI 3D Rendering', {
+		byModelType: FLASH_BASE_PRO,
+		defaultModelType: 'Flash',
+	}),
+	furnitureTryOn: api('furnitureTryOn', 'Furniture Try-On', { byModelType: BASE_PRO }),
+	smartReplace: api('smartReplace', 'Smart Replace', { flat: 1 }),
 } satisfies Record<string, IdealHouseApi>;
 
 /** An API the package does not list, called by its path name: its price is not known. */

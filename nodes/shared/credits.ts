@@ -13,7 +13,7 @@ export function price(api: IdealHouseApi, sent: IDataObject | undefined): number
 	if ('unknown' in rule) return null;
 	const chosen = sent?.modelType;
 	const modelType = typeof chosen === 'string' && chosen !== '' ? chosen : rule.defaultModelType;
-	return rule.byModelType[modelType] ?? null;
+	return modelType === undefined ? null : (rule.byModelType[modelType] ?? null);
 }
 
 export function creditsCharged(

@@ -1,0 +1,34 @@
+import { APIS } from '../../shared/catalog';
+import { priceText } from '../../shared/credits';
+import { fieldError } from '../../shared/validation';
+import { fieldsFor } from '../fields';
+import type { Resource } from '../resource';
+
+const api = APIS.ai3d;
+const field = fieldsFor('ai3d', api);
+
+export const ai3d: Resource = {
+	value: 'ai3d',
+	name: 'AI 3D',
+	description: `Make a 3D model from an image or a description (${priceText(api)})`,
+	api,
+	fields: [
+		field.url(
+			'imageUrl',
+			'Image URL',
+			'Public URL of the image to model. Give this, a prompt, or both.',
+		),
+		field.prompt('What to model, in words. Give this, an image URL, or both.'),
+	],
+	own(body) {
+		if (body.imageUrl === undefined && body.prompt === undefined) {
+			throw fieldError(
+				this,
+				'Image URL or Prompt',
+				'is required: give an image URL, a prompt, or both',
+				'The service needs at least one of them to know what to model.',
+			);
+		}
+	},
+	toolDescription: `Makes a 3D model (a file such as GLB) with Ideal House AI from an image or a text description. Inputs: imageUrl (public URL of an image) or prompt, or both. Cost: ${priceText(api)}, refunded if the task fails. Ideal House runs one AI 3D task at a time per account, so the wait can be long when several are queued. Returns JSON {id, status, resultUrl, width, height, creditsCharged}; resultUrl is the model file.`,
+};
