@@ -1,5 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { createHash } from 'crypto';
+
+import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { bounded } from './redact';
@@ -14,7 +17,7 @@ import { PrioritySlots } from './request-order';
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
- * At most `rate` requests in any one-second window of a node execution, as the service sees them.
+ * At most `rate` requests in any one-second window of an account, as the service sees them.
  * A request counts from when its slot is given until one second after its answer: the node cannot
  * see when the bytes leave (n8n's helper first reads the credential, and a busy run delays that),
  * only that they arrived before the answer did. So at most `rate` are in flight at once, a burst
@@ -24,15 +27,20 @@ export class RequestBudget {
 	private inFlight = 0;
 	/** When the answers of the last second came, oldest first. */
 	private readonly answeredAt: number[] = [];
-	private readonly size: number;
-	private readonly windowMs: number;
+	private size = 1;
+	private windowMs = 1000;
 	lastUsed: number;
 
 	constructor(rate: number) {
+		this.setRate(rate);
+		this.lastUsed = clock.now();
+	}
+
+	/** A new rate applies to the next slot; requests already in flight keep counting. */
+	setRate(rate: number): void {
 		// A fractional rate (0.5/s) still allows one request, spaced 1/rate seconds apart.
 		this.size = Math.max(1, Math.floor(rate));
 		this.windowMs = (1000 * this.size) / rate;
-		this.lastUsed = clock.now();
 	}
 
 	/**
@@ -59,22 +67,64 @@ export class RequestBudget {
 	}
 }
 
-const budgets = new Map<string, RequestBudget>();
+/**
+ * One budget per account (base URL and key) in this n8n process, shared by every execution and
+ * node that uses it: four webhook calls at once, or two Ideal House nodes in parallel branches,
+ * all count against the account's one rate. The rate is the lowest that any node run using the
+ * budget right now asks for. Each worker process of n8n's queue mode has budgets of its own.
+ */
+interface AccountBudget {
+	budget: RequestBudget;
+	/** The rate each node run using the budget asked for, by execution and node. */
+	rates: Map<string, number>;
+}
+
+const budgets = new Map<string, AccountBudget>();
 const IDLE_MS = 10 * 60_000;
 
-function budgetFor(ctx: IExecuteSingleFunctions, rate: number): RequestBudget {
-	const key = `${ctx.getExecutionId()}|${ctx.getNode().name}|${rate}`;
-	let budget = budgets.get(key);
-	if (!budget) {
-		// Executions normally drop their budget when they finish; this catches the ones that don't.
+/** Each node run's account, as a digest: the key itself is never kept as a map key. */
+const accounts = new Map<string, string>();
+
+async function accountOf(ctx: IExecuteSingleFunctions, user: string): Promise<string> {
+	const known = accounts.get(user);
+	if (known) return known;
+	// Only a cache: on an n8n without the execution-finish notice nothing else would empty it.
+	if (accounts.size > 10_000) accounts.clear();
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const account = createHash('sha256')
+		.update(`${serviceBaseUrl(credentials.baseUrl)}\n${String(credentials.apiKey ?? '')}`)
+		.digest('hex');
+	accounts.set(user, account);
+	return account;
+}
+
+async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<RequestBudget> {
+	const user = `${ctx.getExecutionId()}|${ctx.getNode().name}`;
+	const account = await accountOf(ctx, user);
+	let shared = budgets.get(account);
+	if (!shared) {
+		// Budgets are dropped when their last user finishes; this catches runs that never said so.
 		for (const [staleKey, stale] of budgets) {
-			if (clock.now() - stale.lastUsed > IDLE_MS) budgets.delete(staleKey);
+			if (clock.now() - stale.budget.lastUsed > IDLE_MS) budgets.delete(staleKey);
 		}
-		budget = new RequestBudget(rate);
-		budgets.set(key, budget);
-		ctx.onExecutionFinish?.(() => budgets.delete(key));
+		shared = { budget: new RequestBudget(rate), rates: new Map() };
+		budgets.set(account, shared);
 	}
-	return budget;
+	if (shared.rates.get(user) !== rate) {
+		const joined = !shared.rates.has(user);
+		shared.rates.set(user, rate);
+		shared.budget.setRate(Math.min(...shared.rates.values()));
+		const left = shared;
+		if (joined) {
+			ctx.onExecutionFinish?.(() => {
+				accounts.delete(user);
+				left.rates.delete(user);
+				if (left.rates.size === 0) budgets.delete(account);
+				else left.budget.setRate(Math.min(...left.rates.values()));
+			});
+		}
+	}
+	return shared.budget;
 }
 
 /** The option, checked before anything is sent: not a positive number is a field error. */
@@ -98,7 +148,7 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 
 /**
- * Waits for this node execution's next request slot (creates and polls share the budget), and
+ * Waits for the account's next request slot (creates and polls share the budget), and
  * returns what to call once the request's answer or failure has come. When requests queue for a
  * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
  * first within each (see `PrioritySlots`).
@@ -107,7 +157,7 @@ export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
 ): Promise<() => void> {
-	const budget = budgetFor(ctx, maxRequestsPerSecond(ctx));
+	const budget = await budgetFor(ctx, maxRequestsPerSecond(ctx));
 	let slots = ordered.get(budget);
 	if (!slots) {
 		slots = new PrioritySlots(() => budget.tryTake());
