@@ -111,7 +111,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: DEFAULT_MAX_REQUESTS_PER_SECOND,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
-					'Most requests this node sends in any one second, creates and status checks together, shared by all items of one run; a request counts until a second after its answer, so the service never receives more in one second. The default sends the creates of 50 items at once and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
+					'Most requests sent to the Ideal House account in any one second, creates and status checks together, shared by all items and by every execution and node of this n8n process that uses the same account (the lowest rate any of them sets holds); a request counts until a second after its answer, so the service never receives more in one second. The default sends the creates of 50 items at once and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
 			},
 			{
 				displayName: 'On Timeout',
