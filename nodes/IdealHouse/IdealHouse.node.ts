@@ -75,7 +75,7 @@ export class IdealHouse implements INodeType {
 		},
 		subtitle: '={{ $parameter["resource"] + ": " + $parameter["operation"] }}',
 		description:
-			'Virtual staging, exterior and interior redesign, landscaping, decor and edits with Ideal House AI, waiting for the result inside the node',
+			'Virtual staging, exterior and interior redesign, landscaping, decor, edits, floor and house plans and 3D models with Ideal House AI, waiting for the result inside the node',
 		defaults: { name: 'Ideal House AI' },
 		usableAsTool: true,
 		properties,
