@@ -1,0 +1,765 @@
+/**
+ * The Ideal House AI node end to end against the local service: for every API it offers, the
+ * task the service records is the one the node emits (same id, body, size, price), the account
+ * pays what the node says, option lists load from the service's Style Config endpoint in both of
+ * its shapes and the ids picked there are taken by the service, a House Plan's three images all
+ * come back, and Continue on Fail, Stop and the tool variant hold on a real service.
+ */
+import { LoadOptionsContext } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeParameters,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypes,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
+import { APIS } from '../../nodes/shared/catalog';
+import { commonDescription } from '../../nodes/shared/fields';
+import type { RunningService } from '../../service/server.ts';
+import { styleConfigData } from '../../service/style-config.ts';
+import { PACKAGE, runNode } from '../../dev/harness/engine';
+import {
+	credentialsFor,
+	expectExactId,
+	pngSize,
+	restoreClock,
+	sampleUrl,
+	startE2eService,
+	tasksOf,
+	useFastClock,
+} from './helpers';
+
+const ROOM = 'Interior Design_Interior Scene_';
+const START_BALANCE = 1000;
+
+let service: RunningService;
+
+beforeAll(async () => {
+	useFastClock();
+	service = await startE2eService();
+});
+afterAll(async () => {
+	restoreClock();
+	await service.close();
+});
+beforeEach(() => service.reset());
+
+const sample = (name: string) => sampleUrl(service, name);
+
+async function run(
+	resource: string,
+	parameters: IDataObject,
+	more: Partial<Parameters<typeof runNode>[0]> = {},
+) {
+	return await runNode({
+		node: 'idealHouse',
+		credentials: credentialsFor(service),
+		parameters: {
+			resource,
+			operation: 'create',
+			options: { downloadResult: true },
+			...parameters,
+		},
+		...more,
+	});
+}
+
+/**
+ * The editor's option lists: the node's own loader method, called as n8n calls it when a
+ * dropdown opens, on n8n-core's LoadOptionsContext with the harness's credentials helper.
+ */
+let harnessData: IWorkflowExecuteAdditionalData | undefined;
+
+async function editorData(): Promise<IWorkflowExecuteAdditionalData> {
+	if (!harnessData) {
+		// The additional data the harness gives a node (with its credentials helper), as it gives it.
+		const probe: INodeType = {
+			description: {
+				...commonDescription,
+				displayName: 'Probe',
+				name: 'probe',
+				description: '',
+				defaults: {},
+				properties: [],
+			},
+			async execute(this: IExecuteFunctions) {
+				harnessData = (this as unknown as { additionalData: IWorkflowExecuteAdditionalData })
+					.additionalData;
+				return [[]];
+			},
+		};
+		await runNode({ node: probe, parameters: {}, credentials: credentialsFor(service) });
+	}
+	return harnessData!;
+}
+
+async function loadOptions(
+	method: string,
+	resource: string,
+	credentials: ICredentialDataDecryptedObject = credentialsFor(service),
+): Promise<INodePropertyOptions[]> {
+	const nodeType = new IdealHouse();
+	const parameters: INodeParameters = { resource, operation: 'create' };
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: `${PACKAGE}.idealHouse`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
+	};
+	const nodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const base = await editorData();
+	const additionalData = {
+		...base,
+		currentNodeParameters: parameters,
+		// The harness's helper, holding the credential under test.
+		credentialsHelper: new (base.credentialsHelper.constructor as new (
+			data: ICredentialDataDecryptedObject,
+		) => IWorkflowExecuteAdditionalData['credentialsHelper'])(credentials),
+	} as IWorkflowExecuteAdditionalData;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
+	return await nodeType.methods.loadOptions[method].call(context);
+}
+
+/** The ids of a group, as the node loads them for the editor. */
+async function ids(styleKey: string, group: string, resource: string): Promise<string[]> {
+	const options = await loadOptions(`styles__${styleKey}__${group}`, resource);
+	return options.map((option) => String(option.value));
+}
+
+/** The one task the service holds, checked against the item the node emitted for it. */
+function expectSameTask(json: IDataObject, body: IDataObject, kind: string, credits: number) {
+	const tasks = tasksOf(service);
+	expect(tasks).toHaveLength(1);
+	const [task] = tasks;
+	const id = expectExactId(json);
+	expect(task).toMatchObject({ id, kind, status: 'Success', cost: credits, refunded: false });
+	expect(json).toEqual({
+		id,
+		status: 'Success',
+		waitNumber: 0,
+		percentage: 100,
+		input: body,
+		output: {
+			resultUrl: `${service.baseUrl}/results/${id}.png`,
+			width: task.output!.width,
+			height: task.output!.height,
+		},
+		creditsCharged: credits,
+	});
+	expect(service.balance(service.apiKey)).toBe(START_BALANCE - credits);
+	expect(service.stats().credits).toMatchObject({ charged: credits, refunded: 0 });
+	return task;
+}
+
+describe('every API: the task the service records is the item the node emits', () => {
+	test('virtualStaging', async () => {
+		const body = {
+			imageUrl: sample('living-room.png'),
+			prompt: 'Warm oak furniture',
+			indoorTypeId: `${ROOM}Bed Room`,
+			indoorStyleId: 'nordic-07',
+		};
+
+		const { items, error } = await run('virtualStaging', { ...body, extraBody: '{}' });
+
+		expect(error).toBeUndefined();
+		const task = expectSameTask(items[0].json, body, 'virtualStaging', 1);
+		expect(task.output).toEqual({ width: 1600, height: 1200 });
+		expect(pngSize(Buffer.from(items[0].binary!.data.data, 'base64'))).toEqual({
+			width: 1600,
+			height: 1200,
+		});
+	});
+
+	test('virtualStaging: each of the four room types the node lists is one the service takes', async () => {
+		const rooms = ['Bed Room', 'Dining Room', 'Home Office', 'Living Room'].map(
+			(room) => `${ROOM}${room}`,
+		);
+
+		const { items, error } = await run(
+			'virtualStaging',
+			{ imageUrl: sample('tiny.png'), indoorTypeId: '={{ $json.room }}', options: {} },
+			{ items: rooms.map((room) => ({ json: { room } })) },
+		);
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => (item.json.input as IDataObject).indoorTypeId)).toEqual(rooms);
+		expect(items.map((item) => item.json.status)).toEqual(Array(4).fill('Success'));
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		const tasks = tasksOf(service);
+		expect(tasks.map((task) => task.id).sort()).toEqual(items.map((item) => item.json.id).sort());
+		expect(tasks.every((task) => task.kind === 'virtualStaging' && task.cost === 1)).toBe(true);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - 4);
+	});
+
+	test('exteriorRenovator, with a field the pages do not show in extraBody', async () => {
+		const body = {
+			imageUrl: sample('exterior.png'),
+			prompt: 'Red brick facade',
+			referenceUrl: sample('kitchen.png'),
+			buildingStyleId: 'colonial',
+		};
+
+		const { items, error } = await run('exteriorRenovator', {
+			...body,
+			extraBody: '{"strength": 0.6}',
+		});
+
+		expect(error).toBeUndefined();
+		const task = expectSameTask(items[0].json, { ...body, strength: 0.6 }, 'exteriorRenovator', 1);
+		expect(pngSize(Buffer.from(items[0].binary!.data.data, 'base64'))).toEqual(task.output);
+	});
+
+	test('landscaping, with option ids loaded from the service, several comma-joined', async () => {
+		const [gardens, elements] = [
+			await ids('landscaping', 'gardenStyle', 'landscaping'),
+			await ids('landscaping', 'elements', 'landscaping'),
+		];
+		const parameters = {
+			imageUrl: sample('exterior.png'),
+			prompt: 'Low water',
+			sceneId: gardens[2],
+			sceneElementId: [elements[0], elements[3], elements[7]],
+			modelType: 'Flash',
+		};
+
+		const { items, error } = await run('landscaping', parameters);
+
+		expect(error).toBeUndefined();
+		expectSameTask(
+			items[0].json,
+			{ ...parameters, sceneElementId: `${elements[0]},${elements[3]},${elements[7]}` },
+			'landscaping',
+			1,
+		);
+	});
+
+	test('interiorRemodel, with option ids loaded from the service', async () => {
+		const rooms = await ids('interoir_remodel', 'roomType', 'interiorRemodel');
+		const styles = await ids('interoir_remodel', 'style', 'interiorRemodel');
+		const elements = await ids('interoir_remodel', 'elements', 'interiorRemodel');
+		const parameters = {
+			imageUrl: sample('kitchen.png'),
+			prompt: 'Open plan',
+			indoorTypeId: rooms[2],
+			indoorStyleId: styles[4],
+			indoorElemId: elements.slice(0, 3),
+			colorString: 'sage green and white',
+			colorImgUrl: sample('living-room.png'),
+		};
+
+		const { items, error } = await run('interiorRemodel', parameters);
+
+		expect(error).toBeUndefined();
+		expectSameTask(
+			items[0].json,
+			{ ...parameters, indoorElemId: elements.slice(0, 3).join(',') },
+			'interiorRemodel',
+			1,
+		);
+	});
+
+	test('changeFurniture, with option ids loaded from the service', async () => {
+		const rooms = await ids('change_furniture', 'roomType', 'changeFurniture');
+		const styles = await ids('change_furniture', 'style', 'changeFurniture');
+		const elements = await ids('change_furniture', 'elements', 'changeFurniture');
+		const parameters = {
+			imageUrl: sample('living-room.png'),
+			prompt: 'Leather and walnut',
+			indoorTypeId: rooms[0],
+			indoorStyleId: styles[1],
+			indoorElemId: [elements[0], elements[1]],
+		};
+
+		const { items, error } = await run('changeFurniture', parameters);
+
+		expect(error).toBeUndefined();
+		expectSameTask(
+			items[0].json,
+			{ ...parameters, indoorElemId: `${elements[0]},${elements[1]}` },
+			'changeFurniture',
+			1,
+		);
+	});
+
+	test('homeDecor, at the service default model (Base, 3 credits)', async () => {
+		const spaces = await ids('home_decor_ideas', 'spaceType', 'homeDecor');
+		const decor = await ids('home_decor_ideas', 'decorStyle', 'homeDecor');
+		const parameters = {
+			imageUrl: sample('living-room.png'),
+			referenceUrl: sample('kitchen.png'),
+			spaceStyleId: spaces[0],
+			homeDecorStyleId: decor[6],
+			prompt: 'Festive',
+		};
+
+		const { items, error } = await run('homeDecor', { ...parameters, modelType: '' });
+
+		expect(error).toBeUndefined();
+		expectSameTask(items[0].json, parameters, 'homeDecor', 3);
+	});
+
+	test('magicEditor, at Pro (10 credits)', async () => {
+		const parameters = {
+			imageUrl: sample('kitchen.png'),
+			prompt: 'Remove the fridge magnets',
+			modelType: 'Pro',
+		};
+
+		const { items, error } = await run('magicEditor', parameters);
+
+		expect(error).toBeUndefined();
+		expectSameTask(items[0].json, parameters, 'magicEditor', 10);
+	});
+
+	test('planVisualizer, with option ids loaded from the service', async () => {
+		const plans = await ids('ai_plan_visualizer', 'planType', 'planVisualizer');
+		const styles = await ids('ai_plan_visualizer', 'style', 'planVisualizer');
+		const views = await ids('ai_plan_visualizer', 'view', 'planVisualizer');
+		const parameters = {
+			imageUrl: sample('living-room.png'),
+			prompt: 'Bright and airy',
+			planStyleId: plans[1],
+			styleId: styles[3],
+			viewId: views[2],
+			modelType: 'Base',
+		};
+
+		const { items, error } = await run('planVisualizer', parameters);
+
+		expect(error).toBeUndefined();
+		expectSameTask(items[0].json, parameters, 'planVisualizer', 3);
+	});
+
+	test('custom, naming a listed API: the body as given, the known price', async () => {
+		const body = { imageUrl: sample('exterior.png'), prompt: 'Zen' };
+
+		const { items, error } = await run('custom', {
+			apiName: 'landscaping',
+			extraBody: JSON.stringify(body),
+		});
+
+		expect(error).toBeUndefined();
+		expectSameTask(items[0].json, body, 'landscaping', 3);
+	});
+
+	test('custom, naming an API the service does not serve: an error, nothing created or charged', async () => {
+		const { items, error } = await run(
+			'custom',
+			{ apiName: 'imageToVideo', extraBody: `{"imageUrl": "${sample('exterior.png')}"}` },
+			{ onError: 'continueRegularOutput' },
+		);
+
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.error).toBe(
+			'Ideal House error 1001 (FAILED) – The request failed: no such endpoint: POST /api/v1/imageToVideo/generate',
+		);
+		expect(items[0].json.details).not.toHaveProperty('id');
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(service.stats().requests.byEndpoint).toEqual({
+			unknown: { total: 1, byStatus: { '404': 1 } },
+		});
+		expect(tasksOf(service)).toEqual([]);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE);
+	});
+});
+
+describe('what a task costs: the node says what the service charged', () => {
+	test.each([
+		['landscaping', '', 3],
+		['landscaping', 'Flash', 1],
+		['landscaping', 'Base', 3],
+		['landscaping', 'Pro', 10],
+		['magicEditor', '', 1],
+		['magicEditor', 'Flash', 1],
+		['magicEditor', 'Base', 3],
+		['magicEditor', 'Pro', 10],
+		['homeDecor', '', 3],
+		['homeDecor', 'Pro', 10],
+		['planVisualizer', '', 3],
+		['planVisualizer', 'Pro', 10],
+		['virtualStaging', undefined, 1],
+		['exteriorRenovator', undefined, 1],
+		['interiorRemodel', undefined, 1],
+		['changeFurniture', undefined, 1],
+	])('%s with model type %p: %i credits', async (resource, modelType, credits) => {
+		const parameters = {
+			imageUrl: sample('tiny.png'),
+			prompt: 'Brighter',
+			...(modelType === undefined ? {} : { modelType }),
+		};
+
+		const { items, error } = await run(resource, { ...parameters, options: {} });
+
+		expect(error).toBeUndefined();
+		const body = { imageUrl: parameters.imageUrl, prompt: 'Brighter' };
+		expectSameTask(items[0].json, modelType ? { ...body, modelType } : body, resource, credits);
+		expect(items[0].binary).toBeUndefined();
+	});
+
+	test('Get Result reads the price from the task the service stored', async () => {
+		const created = await run('landscaping', {
+			imageUrl: sample('tiny.png'),
+			modelType: 'Pro',
+			waitForCompletion: false,
+		});
+		const id = expectExactId(created.items[0].json);
+		expect(created.items[0].json).toEqual({ id, status: 'Unprocessed', creditsCharged: 10 });
+
+		let read;
+		do {
+			read = await runNode({
+				node: 'idealHouse',
+				credentials: credentialsFor(service),
+				parameters: { resource: 'landscaping', operation: 'getResult', taskId: id },
+			});
+		} while (read.items[0]?.json.status !== 'Success' && !read.error);
+
+		expect(read.error).toBeUndefined();
+		expect(read.items[0].json).toMatchObject({ id, status: 'Success', creditsCharged: 10 });
+		expect(tasksOf(service)).toMatchObject([{ id, cost: 10 }]);
+	});
+
+	test('a Failed task: refunded by the service, 0 credits and the refund note on the item', async () => {
+		const imageUrl = `${sample('exterior.png')}?fail`;
+
+		const { items, error } = await run(
+			'landscaping',
+			{ imageUrl, modelType: 'Pro' },
+			{ onError: 'continueRegularOutput' },
+		);
+
+		expect(error).toBeUndefined();
+		const [task] = tasksOf(service);
+		expect(task).toMatchObject({ status: 'Failed', cost: 10, refunded: true });
+		expect(items).toEqual([
+			{
+				json: {
+					error: `Ideal House Landscaping task ${task.id} failed. Its 10 credits were refunded automatically`,
+					details: {
+						id: task.id,
+						creditsCharged: 0,
+						description: expect.stringContaining('could not process this task'),
+					},
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE);
+		expect(service.stats().credits).toMatchObject({ charged: 10, refunded: 10 });
+	});
+});
+
+describe('option lists from the Style Config endpoint', () => {
+	/** Every loaded field of the node: its loader, its resource, the style key and group. */
+	const LOADED: Array<[string, string, string]> = [
+		['landscaping', 'landscaping', 'gardenStyle'],
+		['landscaping', 'landscaping', 'elements'],
+		['interiorRemodel', 'interoir_remodel', 'roomType'],
+		['interiorRemodel', 'interoir_remodel', 'style'],
+		['interiorRemodel', 'interoir_remodel', 'elements'],
+		['changeFurniture', 'change_furniture', 'roomType'],
+		['changeFurniture', 'change_furniture', 'style'],
+		['changeFurniture', 'change_furniture', 'elements'],
+		['homeDecor', 'home_decor_ideas', 'spaceType'],
+		['homeDecor', 'home_decor_ideas', 'decorStyle'],
+		['planVisualizer', 'ai_plan_visualizer', 'planType'],
+		['planVisualizer', 'ai_plan_visualizer', 'style'],
+		['planVisualizer', 'ai_plan_visualizer', 'view'],
+	];
+
+	/** The options as the service lists them: English name, id, preview. */
+	function serviceOptions(styleKey: string, group: string): INodePropertyOptions[] {
+		const data = styleConfigData(styleKey, 'groupsAsKeys', service.baseUrl) as Record<
+			string,
+			Array<{ name: { en: string }; id: string; url: string }>
+		>;
+		return data[group].map((option) => ({
+			name: option.name.en,
+			value: option.id,
+			description: `Preview: ${option.url}`,
+		}));
+	}
+
+	test('the node loads exactly these lists', () => {
+		const methods = Object.keys(new IdealHouse().methods.loadOptions).sort();
+		expect(methods).toEqual(
+			expect.arrayContaining(
+				LOADED.map(([, styleKey, group]) => `styles__${styleKey}__${group}`).sort(),
+			),
+		);
+	});
+
+	test.each(['groupsAsKeys', 'namedGroupList'] as const)(
+		'answered as %s: every group, English names and ids',
+		async (styleShape) => {
+			service.configure({ styleShape });
+
+			for (const [resource, styleKey, group] of LOADED) {
+				const options = await loadOptions(`styles__${styleKey}__${group}`, resource);
+				expect(options.length).toBeGreaterThan(3);
+				expect(options).toEqual(serviceOptions(styleKey, group));
+			}
+
+			expect(service.stats().requests.byEndpoint).toEqual({
+				'style.getStyles': { total: LOADED.length, byStatus: { '200': LOADED.length } },
+			});
+			expect(tasksOf(service)).toEqual([]);
+		},
+	);
+
+	test('the names a user reads: Living Room, Japandi, Top View', async () => {
+		service.configure({ styleShape: 'namedGroupList' });
+
+		const rooms = await loadOptions('styles__change_furniture__roomType', 'changeFurniture');
+		const decor = await loadOptions('styles__home_decor_ideas__decorStyle', 'homeDecor');
+		const views = await loadOptions('styles__ai_plan_visualizer__view', 'planVisualizer');
+
+		expect(rooms.map((option) => option.name)).toEqual([
+			'Living Room',
+			'Bedroom',
+			'Dining Room',
+			'Home Office',
+			'Kids Room',
+		]);
+		expect(decor.map((option) => option.name)).toContain('Japandi');
+		expect(views[0].name).toBe('Top View');
+		expect(rooms.every((option) => /^[0-9a-f]{24}$/.test(String(option.value)))).toBe(true);
+	});
+
+	test('without a valid key: the service says 5002 and no list is shown', async () => {
+		const failure = (await loadOptions(
+			'styles__landscaping__gardenStyle',
+			'landscaping',
+			credentialsFor(service, 'not-a-key'),
+		).catch((error: unknown) => error)) as Error;
+
+		expect(failure).toBeInstanceOf(Error);
+		expect(failure.message).toBe(
+			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
+		);
+		expect((failure as Error & { description?: string }).description).toMatch(
+			/Check the API key in the "Ideal House API" credential/,
+		);
+		expect(JSON.stringify(failure)).not.toContain('not-a-key');
+		expect(service.stats().requests.byCode).toEqual({ '5002': 1 });
+	});
+
+	test('ids loaded under one style key are refused by an API of another: the check is the service’s', async () => {
+		const furnitureRooms = await ids('change_furniture', 'roomType', 'changeFurniture');
+
+		const { error } = await run('interiorRemodel', {
+			imageUrl: sample('tiny.png'),
+			indoorTypeId: furnitureRooms[0],
+		});
+
+		expect(error?.message).toBe(
+			`Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: indoorTypeId "${furnitureRooms[0]}" is not an id of the roomType group of interoir_remodel (see GET /api/v1/style/interoir_remodel/getStyles)`,
+		);
+		expect(tasksOf(service)).toEqual([]);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE);
+	});
+});
+
+describe("a House Plan's three images", () => {
+	test('come back as data, data_1 and data_2 with the bytes the service serves', async () => {
+		service.configure({ housePlanResults: 3 });
+
+		const { items, error } = await run('custom', {
+			apiName: 'housePlan',
+			extraBody: '{"stories": "2", "style": "Craftsman", "modelType": "Base"}',
+		});
+
+		expect(error).toBeUndefined();
+		const [task] = tasksOf(service);
+		expect(task).toMatchObject({ kind: 'housePlan', status: 'Success', cost: 10 });
+		const id = expectExactId(items[0].json);
+		expect(id).toBe(task.id);
+		const urls = [1, 2, 3].map((n) => `${service.baseUrl}/results/${id}-${n}.png`);
+		// The node knows House Plan's price once it lists the API; by a name it does not list, it cannot.
+		const credits = Object.hasOwn(APIS, 'housePlan') ? 10 : null;
+		expect(items[0].json).toEqual({
+			id,
+			status: 'Success',
+			waitNumber: 0,
+			percentage: 100,
+			input: { stories: '2', style: 'Craftsman', modelType: 'Base' },
+			output: { resultUrl: urls[0], width: 1920, height: 1080, resultList: urls },
+			creditsCharged: credits,
+		});
+		expect(service.stats().downloads.results).toBe(3);
+
+		const binary = items[0].binary!;
+		expect(Object.keys(binary)).toEqual(['data', 'data_1', 'data_2']);
+		const served = await Promise.all(
+			urls.map(async (url) => Buffer.from(await (await fetch(url)).arrayBuffer())),
+		);
+		const got = ['data', 'data_1', 'data_2'].map((key) => Buffer.from(binary[key].data, 'base64'));
+		got.forEach((bytes, index) => {
+			expect(bytes.equals(served[index])).toBe(true);
+			expect(pngSize(bytes)).toEqual({ width: 1920, height: 1080 });
+			expect(binary[['data', 'data_1', 'data_2'][index]]).toMatchObject({
+				mimeType: 'image/png',
+				fileName: `${id}-${index + 1}.png`,
+			});
+		});
+		// Three different images, not one three times.
+		expect(new Set(got.map((bytes) => bytes.toString('base64'))).size).toBe(3);
+	});
+});
+
+describe('Continue on Fail, Stop and the tool variant on the service', () => {
+	test('Continue on Fail: each item linked; only the good ones reach the service', async () => {
+		const gardens = await ids('landscaping', 'gardenStyle', 'landscaping');
+		const good = sample('exterior.png');
+
+		const { items, error } = await run(
+			'landscaping',
+			{
+				imageUrl: '={{ $json.url }}',
+				sceneId: '={{ $json.scene }}',
+				modelType: 'Pro',
+				options: {},
+			},
+			{
+				items: [
+					{ json: { url: good, scene: gardens[0] } },
+					{ json: { url: 'file:///etc/passwd', scene: gardens[0] } },
+					{ json: { url: good, scene: 'not-a-garden' } },
+					{ json: { url: `${good}?fail`, scene: '' } },
+				],
+				onError: 'continueRegularOutput',
+			},
+		);
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
+		const tasks = tasksOf(service);
+		expect(tasks.map((task) => task.status).sort()).toEqual(['Failed', 'Success']);
+		const done = tasks.find((task) => task.status === 'Success')!;
+		const failed = tasks.find((task) => task.status === 'Failed')!;
+		expect(items[0].json).toMatchObject({ id: done.id, status: 'Success', creditsCharged: 10 });
+		expect(items[1].json).toEqual({
+			error: 'Image URL must be an absolute http(s) URL (got "file:///etc/passwd") [item 1]',
+			details: { description: expect.any(String) },
+		});
+		expect(items[2].json.error).toBe(
+			'Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: sceneId "not-a-garden" is not an id of the gardenStyle group of landscaping (see GET /api/v1/style/landscaping/getStyles)',
+		);
+		expect(items[2].json.details).not.toHaveProperty('id');
+		expect(items[3].json).toEqual({
+			error: `Ideal House Landscaping task ${failed.id} failed. Its 10 credits were refunded automatically`,
+			details: { id: failed.id, creditsCharged: 0, description: expect.any(String) },
+		});
+		// Three creates reached the service (the file URL never left the node).
+		expect(service.stats().requests.byEndpoint['landscaping.generate'].total).toBe(3);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - 10);
+	});
+
+	test('Stop while waiting: the error names the task the service is running', async () => {
+		service.configure({ taskDurationMs: 600_000 });
+
+		const started = Date.now();
+		const { items, error } = await run(
+			'homeDecor',
+			{ imageUrl: sample('tiny.png'), modelType: 'Pro' },
+			{ cancelAfterMs: 700 },
+		);
+
+		expect(Date.now() - started).toBeLessThan(5000);
+		const [task] = tasksOf(service);
+		expect(task.cost).toBe(10);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(`Execution stopped while waiting for task ${task.id}`);
+		expect(service.stats().requests.byEndpoint['homeDecor.result'].total).toBeGreaterThan(0);
+	});
+
+	test('as a tool: a House Plan lists its three images for the model', async () => {
+		service.configure({ housePlanResults: 3 });
+		const description = { ...new IdealHouse().description, name: 'idealHouseTool' };
+		const tool = { ...new IdealHouse(), description } as INodeType;
+
+		const { items, error } = await runNode({
+			node: tool,
+			credentials: credentialsFor(service),
+			parameters: {
+				resource: 'custom',
+				operation: 'create',
+				apiName: 'housePlan',
+				extraBody: '{"stories": 1, "modelType": "Pro"}',
+			},
+		});
+
+		expect(error).toBeUndefined();
+		const [task] = tasksOf(service);
+		expect(task).toMatchObject({ kind: 'housePlan', cost: 20 });
+		const urls = [1, 2, 3].map((n) => `${service.baseUrl}/results/${task.id}-${n}.png`);
+		expect(items.map((item) => item.json)).toEqual([
+			{
+				id: task.id,
+				status: 'Success',
+				resultUrl: urls[0],
+				width: 1920,
+				height: 1080,
+				creditsCharged: Object.hasOwn(APIS, 'housePlan') ? 20 : null,
+				resultList: urls,
+			},
+		]);
+		expect(items[0].binary).toBeUndefined();
+	});
+
+	test('as a tool: compact JSON of the task the service holds', async () => {
+		const description = { ...new IdealHouse().description, name: 'idealHouseTool' };
+		const tool = { ...new IdealHouse(), description } as INodeType;
+
+		const { items, error } = await runNode({
+			node: tool,
+			credentials: credentialsFor(service),
+			parameters: {
+				resource: 'magicEditor',
+				operation: 'create',
+				imageUrl: sample('living-room.png'),
+				prompt: 'Remove the rug',
+				modelType: 'Base',
+			},
+		});
+
+		expect(error).toBeUndefined();
+		const [task] = tasksOf(service);
+		expect(task).toMatchObject({ kind: 'magicEditor', cost: 3 });
+		expect(items).toEqual([
+			{
+				json: {
+					id: task.id,
+					status: 'Success',
+					resultUrl: `${service.baseUrl}/results/${task.id}.png`,
+					width: 1600,
+					height: 1200,
+					creditsCharged: 3,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+});
