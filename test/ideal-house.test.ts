@@ -1189,6 +1189,34 @@ describe('option lists loaded in the editor', () => {
 		);
 	});
 
+	test('a group named by its name beside another text field (such as its selection type)', async () => {
+		api()
+			.get(STYLES)
+			.reply(
+				200,
+				envelope(
+					JSON.stringify([
+						{ type: 'single', name: 'roomType', options: [option('Living Room', 'r1')] },
+						{
+							type: 'multiple',
+							name: 'elements',
+							options: [option('Sofa', 'e1'), option('Rug', 'e2')],
+						},
+					]),
+				),
+			);
+
+		const options = await loadOptions('styles__change_furniture__elements', {
+			resource: 'changeFurniture',
+			operation: 'create',
+		});
+
+		expect(options.map(({ name, value }) => ({ name, value }))).toEqual([
+			{ name: 'Sofa', value: 'e1' },
+			{ name: 'Rug', value: 'e2' },
+		]);
+	});
+
 	test('a group in another nesting and with names in a list of languages', async () => {
 		api()
 			.get(STYLES)

@@ -63,11 +63,14 @@ export function findGroup(
 	if (Array.isArray(data)) {
 		for (const entry of data) {
 			if (!isObject(entry)) continue;
-			const nameKey = GROUP_NAME_KEYS.find((key) => typeof entry[key] === 'string');
+			// Any of its name fields may hold the group's name: `{ type: 'multiple', name: 'elements' }`.
+			const names = GROUP_NAME_KEYS.map((key) => entry[key]).filter(
+				(name): name is string => typeof name === 'string',
+			);
 			const list = listOf(entry);
-			if (nameKey && list) {
-				seen.add(String(entry[nameKey]));
-				if (sameName(entry[nameKey], group)) return list;
+			if (names.length > 0 && list) {
+				if (names.some((name) => sameName(name, group))) return list;
+				names.forEach((name) => seen.add(name));
 			}
 		}
 		for (const entry of data) {
