@@ -404,6 +404,53 @@ describe('the request body of every API', () => {
 	});
 });
 
+describe('parameters as the editor keeps them when the resource changes', () => {
+	const description = new IdealHouse().description;
+	/** What n8n's editor does on every change: the node's parameters, filled from the description. */
+	const fill = (parameters: INodeParameters) =>
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: 1 } as never,
+			description,
+		)!;
+
+	test('a user who looked at Other API (Custom) and then chose Landscaping sends just the image', async () => {
+		const onCustom = fill({ resource: 'custom', operation: 'create' });
+		const onLandscaping = fill({ ...onCustom, resource: 'landscaping', imageUrl: PHOTO });
+		answerCreate('landscaping', '45');
+
+		const { items, error } = await runNode({
+			node: 'idealHouse',
+			parameters: { ...onLandscaping, waitForCompletion: false },
+		});
+
+		expect(error).toBeUndefined();
+		expect(recorded.map(({ path, body }) => ({ path, body }))).toEqual([
+			{ path: paths('landscaping').create, body: { imageUrl: PHOTO } },
+		]);
+		expect(items[0].json).toEqual({ id: '45', status: 'Unprocessed', creditsCharged: 3 });
+	});
+
+	test('a model type of one API carried to another whose list lacks it is refused, not sent', async () => {
+		const onLandscaping = fill({
+			resource: 'landscaping',
+			operation: 'create',
+			modelType: 'Flash',
+		});
+		const onDecor = fill({ ...onLandscaping, resource: 'homeDecor', imageUrl: PHOTO });
+		api().post(/.*/).reply(200, created('46'));
+
+		const { error } = await runNode({ node: 'idealHouse', parameters: onDecor });
+
+		expect(onDecor.modelType).toBe('Flash');
+		expect(recorded).toEqual([]);
+		expect(error?.message).toBe('Model Type must be one of Base, Pro (got "Flash") [item 0]');
+	});
+});
+
 describe('inputs refused before anything is sent or charged', () => {
 	/** Runs the item with the service ready to answer anything, and proves that nothing reached it. */
 	async function refused(parameters: Record<string, unknown>) {

@@ -44,8 +44,11 @@ const fields: INodeProperties[] = [
 		displayName: 'Body (JSON)',
 		name: 'extraBody',
 		type: 'json',
-		default: '{\n  "imageUrl": ""\n}',
-		description: "The request body, as the API's documentation gives it",
+		// The same default as the other resources' Extra Body Fields, which share this parameter: the
+		// editor keeps its value when the resource changes, and a body here would be refused there.
+		default: '{}',
+		description:
+			'The request body, as the API\'s documentation gives it, e.g. {"imageUrl": "https://example.com/photo.jpg"}',
 		displayOptions: { show: { ...show, operation: ['create'] } },
 	},
 ];
