@@ -2,17 +2,23 @@
 /**
  * Bulk-run benchmark: the Photo Enhancer through n8n's engine against the local service, which
  * runs in its own process. Each row runs in a fresh process of its own, so that its peak RSS is
- * its own. Rows: N items for each task-time model; a download run (N × full-size 4K results) in
- * both binary data modes; optionally serial runs. Writes bench/out/<out>.md and .json.
+ * its own. Rows: N items for each task-time model; Virtual Staging's (Ideal House AI node) at
+ * each N for the fixed model (`--api-models`), right after the Photo Enhancer's; a download run (N × full-size 4K results) in both
+ * binary data modes; optionally serial runs. Writes bench/out/<out>.md and .json.
  *
  * Per row: wall; wall / bound (bound = N / requests-per-second + the slowest task's time at the
  * service, from create to finish, queueing included); polls per task; detection latency (when a
  * result call first reported the end, minus the end, both at the service: the item is emitted
- * right after that call); peak requests/s as the service counts them on arrival; peak RSS of the process running n8n.
+ * right after that call); peak requests/s as the service counts them on arrival; peak RSS of the process running n8n;
+ * credits the service charged (net of refunds) against what `price()` says the items cost; for
+ * an API other than the Photo Enhancer, its wall as a ratio of the Photo Enhancer's row with the
+ * same tasks and N in the same run.
  *
- *   npm run bench                                   # everything (about 15 minutes)
+ *   npm run bench                                   # everything (about 17 minutes)
  *   npm run bench -- --models fixed --n 1,50         # a subset
  *   npm run bench -- --downloads 0                   # no download run
+ *   npm run bench -- --apis photoEnhancer            # only the Photo Enhancer's rows
+ *   npm run bench -- --api-models fixed,queue        # Virtual Staging rows for more task models
  *   npm run bench -- --models none --downloads 200   # only the download run
  *   npm run bench -- --render bench/out/before.json,bench/out/after.json   # before/after table + chart
  */
@@ -26,6 +32,8 @@ import { dirname, join } from 'node:path';
 import { sleep } from 'n8n-workflow';
 
 import { freePort } from '../dev/ports';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog';
+import { price } from '../nodes/shared/credits';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -40,6 +48,45 @@ const list = (name: string, fallback: string) =>
 const RATE = 50; // the node's default Max Requests per Second
 const outName = option('out', 'results');
 const outDir = join(__dirname, '..', 'bench', 'out');
+
+/** The APIs a row can run, each through its node with the parameters it sends. */
+type BenchApi = 'photoEnhancer' | 'virtualStaging';
+
+interface ApiRun {
+	label: string;
+	api: IdealHouseApi;
+	node: 'photoEnhancer' | 'idealHouse';
+	parameters: (imageUrl: string, download: boolean) => Record<string, unknown>;
+	/** The body one item's create sends, as far as its price depends on it. */
+	sent: Record<string, string>;
+}
+
+const API_RUNS: Record<BenchApi, ApiRun> = {
+	photoEnhancer: {
+		label: 'Photo Enhancer',
+		api: APIS.photoEnhancer,
+		node: 'photoEnhancer',
+		parameters: (imageUrl, download) => ({
+			operation: 'enhance',
+			imageUrl,
+			presetId: 'image-optimization-mls-photo-enhancement',
+			imageSize: download ? '4K' : '1K',
+		}),
+		sent: { presetId: 'image-optimization-mls-photo-enhancement' },
+	},
+	virtualStaging: {
+		label: 'Virtual Staging',
+		api: APIS.virtualStaging,
+		node: 'idealHouse',
+		parameters: (imageUrl) => ({
+			resource: 'virtualStaging',
+			operation: 'create',
+			imageUrl,
+			indoorTypeId: 'Interior Design_Interior Scene_Living Room',
+		}),
+		sent: {},
+	},
+};
 
 /** How the service's tasks behave. Durations in ms; `workers` below N makes tasks queue. */
 interface Model {
@@ -87,6 +134,8 @@ const MODELS: Record<string, Model> = {
 };
 
 interface RowSpec {
+	/** Photo Enhancer when not given (rows of earlier runs). */
+	api?: BenchApi;
 	model: Model;
 	n: number;
 	mode: 'concurrent' | 'serial';
@@ -98,6 +147,8 @@ interface RowSpec {
 }
 
 interface Row {
+	/** Photo Enhancer when not given (rows of earlier runs). */
+	api?: BenchApi;
 	model: string;
 	label: string;
 	mode: string;
@@ -111,6 +162,10 @@ interface Row {
 	peakRps: number;
 	peakRssMb: number;
 	failed: number;
+	/** Charged by the service, net of refunds. */
+	credits?: number;
+	/** What `price()` says the successful items cost. */
+	expectedCredits?: number;
 }
 
 interface Service {
@@ -126,6 +181,7 @@ interface TaskStat {
 }
 
 interface Stats {
+	credits: { charged: number; refunded: number };
 	requests: { total: number; byEndpoint: Record<string, { total: number }>; peakPerSecond: number };
 	tasks: TaskStat[];
 }
@@ -195,16 +251,17 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	await Container.get(BinaryDataService).init();
 	const { runNode } = await import('../dev/harness/engine');
 
+	const apiRun = API_RUNS[spec.api ?? 'photoEnhancer'];
 	const parameters = {
-		operation: 'enhance',
-		imageUrl: `={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
-		presetId: 'image-optimization-mls-photo-enhancement',
-		imageSize: spec.download ? '4K' : '1K',
+		...apiRun.parameters(
+			`={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
+			spec.download !== undefined,
+		),
 		...(spec.download ? { options: { downloadResult: true } } : {}),
 	};
 	const run = async (from: number, count: number): Promise<number> => {
 		const { items, error } = await runNode({
-			node: 'photoEnhancer',
+			node: apiRun.node,
 			parameters,
 			items: Array.from({ length: count }, (_, k) => ({ json: { i: from + k } })),
 			credentials: { apiKey: service.apiKey, baseUrl: service.baseUrl },
@@ -248,7 +305,9 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		.map((task) => ((task.doneSeenAt as number) - task.endAt) / 1000)
 		.sort((a, b) => a - b);
 	const slowestS = Math.max(...after.tasks.map((task) => (task.endAt - task.createdAt) / 1000));
+	const unitPrice = price(apiRun.api, apiRun.sent) ?? Number.NaN;
 	return {
+		api: spec.api ?? 'photoEnhancer',
 		model: spec.model.name,
 		label: spec.model.label,
 		mode: spec.mode,
@@ -260,12 +319,14 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 				: `no download, ${binaryMode}`,
 		wallS,
 		boundS: spec.mode === 'serial' ? Number.NaN : spec.n / RATE + slowestS,
-		pollsPerTask: (after.requests.byEndpoint['photoEnhancer.result']?.total ?? 0) / spec.n,
+		pollsPerTask: (after.requests.byEndpoint[`${apiRun.api.name}.result`]?.total ?? 0) / spec.n,
 		meanLatencyS: latencies.reduce((sum, value) => sum + value, 0) / latencies.length,
 		p95LatencyS: percentile(latencies, 95),
 		peakRps,
 		peakRssMb: peakRss / 2 ** 20,
 		failed,
+		credits: after.credits.charged - after.credits.refunded,
+		expectedCredits: unitPrice * (spec.n - failed),
 	};
 }
 
@@ -295,23 +356,43 @@ async function childRow(service: Service, spec: RowSpec): Promise<Row> {
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
+const apiOf = (row: Row): BenchApi => row.api ?? 'photoEnhancer';
+
+/** The row's tasks, mode and binary data, without its API. */
+const tasksOf = (row: Row) =>
+	[row.label, row.mode === 'serial' ? 'serial' : '', row.binary].filter(Boolean).join('; ');
+
+const key = (row: Row) => `${apiOf(row)}|${row.model}|${row.mode}|${row.n}|${row.binary}`;
+
+/** The Photo Enhancer's row with the same tasks, mode and N as this one, in the same rows. */
+function photoEnhancerTwin(row: Row, rows: Row[]): Row | undefined {
+	const same = (other: Row) =>
+		`${other.model}|${other.mode}|${other.n}|${other.binary}` ===
+		`${row.model}|${row.mode}|${row.n}|${row.binary}`;
+	return rows.find((other) => apiOf(other) === 'photoEnhancer' && same(other));
+}
+
+/** An API's wall as a ratio of the Photo Enhancer's in the same run: "1.02×"; "–" for its own rows. */
+function wallRatio(row: Row, rows: Row[]): string {
+	const twin = apiOf(row) === 'photoEnhancer' ? undefined : photoEnhancerTwin(row, rows);
+	return twin ? `${f(row.wallS / twin.wallS, 2)}×` : '–';
+}
+
+const creditsText = (row: Row) =>
+	row.credits === undefined ? '–' : `${row.credits} / ${f(row.expectedCredits ?? Number.NaN, 0)}`;
+
 function table(rows: Row[]): string {
 	const lines = [
-		'| tasks | N | wall (s) | bound (s) | wall / bound | polls per task | detection latency mean / p95 (s) | peak requests/s | peak RSS (MB) | failed |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+		"| API | tasks | N | wall (s) | bound (s) | wall / bound | wall / Photo Enhancer's | polls per task | detection latency mean / p95 (s) | peak requests/s | peak RSS (MB) | credits charged / by price() | failed |",
+		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const row of rows) {
-		const what = [row.label, row.mode === 'serial' ? 'serial' : '', row.binary]
-			.filter(Boolean)
-			.join('; ');
 		lines.push(
-			`| ${what} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${row.failed} |`,
+			`| ${API_RUNS[apiOf(row)].label} | ${tasksOf(row)} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${wallRatio(row, rows)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${creditsText(row)} | ${row.failed} |`,
 		);
 	}
 	return lines.join('\n');
 }
-
-const key = (row: Row) => `${row.model}|${row.mode}|${row.n}|${row.binary}`;
 
 /** Before and after side by side: each cell is "before → after". */
 function comparison(before: Row[], after: Row[]): string {
@@ -323,9 +404,9 @@ function comparison(before: Row[], after: Row[]): string {
 		const b = before.find((row) => key(row) === key(a));
 		const pair = (get: (row: Row) => number, digits = 1) =>
 			b ? `${f(get(b), digits)} → ${f(get(a), digits)}` : f(get(a), digits);
-		const what = [a.label, a.mode === 'serial' ? 'serial' : '', a.binary]
+		const what = [apiOf(a) === 'photoEnhancer' ? '' : API_RUNS[apiOf(a)].label, tasksOf(a)]
 			.filter(Boolean)
-			.join('; ');
+			.join(': ');
 		lines.push(
 			`| ${what} | ${a.n} | ${f(a.boundS)} | ${pair((r) => r.wallS)} | ${pair((r) => r.wallS / r.boundS, 2)} | ${pair((r) => r.pollsPerTask, 2)} | ${pair((r) => r.meanLatencyS, 2)} | ${pair((r) => r.p95LatencyS, 2)} | ${pair((r) => r.peakRps, 0)} | ${pair((r) => r.peakRssMb, 0)} |`,
 		);
@@ -347,7 +428,7 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 	const pad = { left: 70, right: 20, top: 40, bottom: 50 };
 	const all = series
 		.flatMap((s) => s.rows)
-		.filter((row) => row.mode === 'concurrent' && !row.binary);
+		.filter((row) => apiOf(row) === 'photoEnhancer' && row.mode === 'concurrent' && !row.binary);
 	const ns = [...new Set(all.map((row) => row.n))].sort((a, b) => a - b);
 	const maxRatio = Math.max(1.2, ...all.map((row) => row.wallS / row.boundS)) * 1.1;
 	// N on a log scale: 1 to 1,000 would otherwise crowd the small runs into one corner.
@@ -376,7 +457,13 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 	for (const { rows, dashed, suffix } of series) {
 		for (const [model, color] of Object.entries(COLORS)) {
 			const points = rows
-				.filter((row) => row.model === model && row.mode === 'concurrent' && !row.binary)
+				.filter(
+					(row) =>
+						apiOf(row) === 'photoEnhancer' &&
+						row.model === model &&
+						row.mode === 'concurrent' &&
+						!row.binary,
+				)
 				.sort((a, b) => a.n - b.n)
 				.map((row) => `${x(row.n).toFixed(1)},${y(row.wallS / row.boundS).toFixed(1)}`);
 			if (points.length === 0) continue;
@@ -450,13 +537,26 @@ async function main() {
 		return MODELS[name];
 	});
 	const sizes = list('n', '1,50,200,1000').map(Number);
+	const apis = list('apis', 'photoEnhancer,virtualStaging').map((name) => {
+		if (!(name in API_RUNS))
+			throw new Error(`unknown API ${name} (known: ${Object.keys(API_RUNS).join(', ')})`);
+		return name as BenchApi;
+	});
 	const downloads = Number(option('downloads', '200'));
 	const serial = list('serial', '').map(Number);
 	const resultBytes = Number(option('result-bytes', String(4_000_000)));
 
+	// The task models of the other APIs' rows (of those in --models): by default the fixed one.
+	const apiModels = new Set(list('api-models', 'fixed'));
+
 	const specs: RowSpec[] = [];
-	for (const model of models) {
-		for (const n of sizes) specs.push({ model, n, mode: 'concurrent', resultBytes: 0 });
+	// Each API's rows in the same layout, the Photo Enhancer's first: the others are read
+	// against them.
+	for (const api of apis) {
+		for (const model of models) {
+			if (api !== 'photoEnhancer' && !apiModels.has(model.name)) continue;
+			for (const n of sizes) specs.push({ api, model, n, mode: 'concurrent', resultBytes: 0 });
+		}
 	}
 	for (const n of serial) specs.push({ model: MODELS.fixed, n, mode: 'serial', resultBytes: 0 });
 	if (downloads > 0) {
@@ -500,7 +600,7 @@ async function main() {
 			const row = await childRow(service, spec);
 			rows.push(row);
 			console.log(
-				`${row.label}${row.binary ? `; ${row.binary}` : ''} ${row.mode} N=${row.n}: ${row.wallS.toFixed(1)} s (bound ${row.boundS.toFixed(1)} s), ${row.pollsPerTask.toFixed(2)} polls/task, latency ${row.meanLatencyS.toFixed(2)} s`,
+				`${API_RUNS[apiOf(row)].label}, ${row.label}${row.binary ? `; ${row.binary}` : ''} ${row.mode} N=${row.n}: ${row.wallS.toFixed(1)} s (bound ${row.boundS.toFixed(1)} s; ${wallRatio(row, rows)} the Photo Enhancer's), ${row.pollsPerTask.toFixed(2)} polls/task, latency ${row.meanLatencyS.toFixed(2)} s, credits ${creditsText(row)}`,
 			);
 		}
 	} finally {
