@@ -174,14 +174,13 @@ test('a helper that hands back a finished body (older n8n, mocks) still gets the
 			},
 		},
 	};
-	const { downloadResultImage } = await import('../nodes/shared/download');
+	const { downloadResultFile } = await import('../nodes/shared/download');
 
-	const binary = await downloadResultImage(
-		ctx as never,
-		'72',
-		'https://cdn.example.com/r/72',
-		false,
-	);
+	const binary = await downloadResultFile(ctx as never, '72', 'https://cdn.example.com/r/72', {
+		localServiceHost: undefined,
+		timeoutMs: 120_000,
+		accept: 'image',
+	});
 
 	expect(binary).toEqual({ data: '', fileName: 'ideal-house-72.png', mimeType: 'image/png' });
 	expect(stored).toEqual([png]);
@@ -237,10 +236,14 @@ test("a small result, already fully received, reaches a consumer that reads with
 			},
 		},
 	};
-	const { downloadResultImage } = await import('../nodes/shared/download');
+	const { downloadResultFile } = await import('../nodes/shared/download');
 	try {
 		const binary = await Promise.race([
-			downloadResultImage(ctx as never, '73', url, true),
+			downloadResultFile(ctx as never, '73', url, {
+				localServiceHost: new URL(url).hostname,
+				timeoutMs: 120_000,
+				accept: 'image',
+			}),
 			new Promise<never>((_resolve, reject) =>
 				setTimeout(() => reject(new Error('the download never ended')), 5000),
 			),

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { stoppedError } from '../nodes/shared/cancellation';
+import { APIS } from '../nodes/shared/catalog';
 import {
 	IdealHouseApiError,
 	IdealHouseItemError,
@@ -142,7 +143,7 @@ describe('errors of the node itself', () => {
 	test('a Failed task names its id, costs nothing and says it was refunded', async () => {
 		const failed = { id: '1839201938475628544', status: 'Failed', waitNumber: 0, percentage: 0 };
 		const error = (await emitTask
-			.call(ctx, 'photoEnhancer', failed as never, {})
+			.call(ctx, APIS.photoEnhancer, failed as never, {}, undefined)
 			.catch((caught: unknown) => caught)) as IdealHouseError;
 		expect(error).toBeInstanceOf(IdealHouseApiError);
 		expect(error).toMatchObject({
