@@ -380,6 +380,89 @@ describe('every API: the task the service records is the item the node emits', (
 	});
 });
 
+describe('the plan, 3D, try-on and smart replace APIs: the service record is the item', () => {
+	const PRODUCT = '[{"imageUrl": "https://shop.example.com/chair.png", "productId": "p-1"}]';
+	test.each([
+		// resource, parameters (a sample's name after "sample:"), body the service stores, credits, result file
+		[
+			'floorPlan',
+			{},
+			{ bedrooms: 2, bathrooms: 1, kitchenType: 'open', modelType: 'Base' },
+			10,
+			'png',
+		],
+		[
+			'floorPlan',
+			{ bedrooms: 0, kitchenType: 'closed', extras: 'garage', modelType: 'Pro' },
+			{ bedrooms: 0, bathrooms: 1, kitchenType: 'closed', extras: 'garage', modelType: 'Pro' },
+			20,
+			'png',
+		],
+		['housePlan', { stories: '2' }, { stories: '2', modelType: 'Base' }, 10, 'png'],
+		['ai3d', { prompt: 'A wing chair' }, { prompt: 'A wing chair' }, 20, 'glb'],
+		[
+			'ai3dRendering',
+			{ imageUrl: 'sample:tiny.png', renderDegree: 5 },
+			{ imageUrl: 'sample:tiny.png', renderDegree: 5 },
+			1,
+			'png',
+		],
+		[
+			'ai3dRendering',
+			{ imageUrl: 'sample:tiny.png', modelType: 'Pro', renderDegree: 5 },
+			{ imageUrl: 'sample:tiny.png', modelType: 'Pro' },
+			10,
+			'png',
+		],
+		[
+			'furnitureTryOn',
+			{ imageUrl: 'sample:tiny.png', furnitureList: PRODUCT },
+			{ imageUrl: 'sample:tiny.png', furnitureList: JSON.parse(PRODUCT), modelType: 'Base' },
+			3,
+			'png',
+		],
+		[
+			'smartReplace',
+			{ imageUrl: 'sample:tiny.png', prompt: 'A plant', extraBody: '{"maskUrl": "m"}' },
+			{ imageUrl: 'sample:tiny.png', prompt: 'A plant', maskUrl: 'm' },
+			1,
+			'png',
+		],
+	] as Array<[string, IDataObject, IDataObject, number, string]>)(
+		'%s %j',
+		async (resource, parameters, stored, credits, extension) => {
+			const withSamples = (values: IDataObject) =>
+				Object.fromEntries(
+					Object.entries(values).map(([key, value]) => [
+						key,
+						typeof value === 'string' && value.startsWith('sample:')
+							? sample(value.slice('sample:'.length))
+							: value,
+					]),
+				);
+
+			const { items, error } = await run(resource, withSamples(parameters));
+
+			expect(error).toBeUndefined();
+			const [task] = tasksOf(service);
+			expect(tasksOf(service)).toHaveLength(1);
+			expect(task).toMatchObject({ kind: resource, status: 'Success', cost: credits });
+			const id = expectExactId(items[0].json);
+			expect(id).toBe(task.id);
+			expect(items[0].json).toMatchObject({
+				status: 'Success',
+				input: withSamples(stored),
+				creditsCharged: credits,
+			});
+			expect((items[0].json.output as IDataObject).resultUrl).toBe(
+				`${service.baseUrl}/results/${id}.${extension}`,
+			);
+			expect(items[0].binary?.data.fileName).toBe(`${id}.${extension}`);
+			expect(service.balance(service.apiKey)).toBe(START_BALANCE - credits);
+		},
+	);
+});
+
 describe('what a task costs: the node says what the service charged', () => {
 	test.each([
 		['landscaping', '', 3],
