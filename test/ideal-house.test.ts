@@ -1032,8 +1032,51 @@ describe('Stop', () => {
 		expect(Date.now() - started).toBeLessThan(3000);
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(`Execution stopped while waiting for task ${BIG_ID}`);
-		expect(recorded.filter((r) => r.method === 'POST')).toHaveLength(1);
-		expect(recorded.length).toBeGreaterThan(1);
+		// One create, then only status checks of that task, and none once stopped.
+		expect(recorded[0]).toMatchObject({ method: 'POST', path: paths('homeDecor').create });
+		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, modelType: 'Pro' });
+		const polls = recorded.slice(1);
+		expect(polls.length).toBeGreaterThan(0);
+		expect(polls.every((r) => r.method === 'GET' && r.query.taskId === BIG_ID)).toBe(true);
+		const seen = recorded.length;
+		await sleep(300);
+		expect(recorded).toHaveLength(seen);
+	});
+
+	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {
+		nodeClock.now = () => Date.now();
+		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
+		api()
+			.post(paths('landscaping').create)
+			.reply(200, created('91'))
+			.get(paths('landscaping').result)
+			.query({ taskId: '91' })
+			.times(1000)
+			.reply(200, taskResponse('91', { status: 'Unprocessed', waitNumber: 3 }));
+
+		const { error, items, run } = await runNode({
+			node: 'idealHouse',
+			parameters: create('landscaping', { modelType: 'Flash' }),
+			onError: 'continueRegularOutput',
+			cancelAfterMs: 400,
+		});
+
+		expect(run.status).toBe('canceled');
+		expect(error?.message).toBe('The execution was cancelled manually');
+		expect(items).toEqual([
+			{
+				json: {
+					error: 'Execution stopped while waiting for task 91',
+					details: {
+						id: '91',
+						creditsCharged: 1,
+						description:
+							'The task keeps running on the service. Fetch it later with the Get Result operation and task ID 91.',
+					},
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
 	});
 });
 
