@@ -1086,6 +1086,114 @@ function asTool(nodeType: INodeType): INodeType {
 	return { ...nodeType, description } as INodeType;
 }
 
+describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
+	const tool = asTool(new IdealHouse());
+	const EACH: Array<[string, Record<string, unknown>, string, string, number | null]> = [
+		// resource, parameters, API in the path, label, credits
+		['virtualStaging', {}, 'virtualStaging', 'Virtual Staging', 1],
+		['exteriorRenovator', {}, 'exteriorRenovator', 'Exterior Renovator', 1],
+		['landscaping', { modelType: 'Pro' }, 'landscaping', 'Landscaping', 10],
+		['interiorRemodel', {}, 'interiorRemodel', 'Interior Remodel', 1],
+		['changeFurniture', {}, 'changeFurniture', 'Change Furniture', 1],
+		['homeDecor', {}, 'homeDecor', 'Home Decor', 3],
+		['magicEditor', { modelType: 'Base', prompt: 'Tidy up' }, 'magicEditor', 'Magic Editor', 3],
+		['planVisualizer', { modelType: 'Pro' }, 'planVisualizer', 'Plan Visualizer', 10],
+		[
+			'custom',
+			{ imageUrl: '', apiName: UNLISTED, extraBody: `{"imageUrl": "${PHOTO}"}` },
+			UNLISTED,
+			UNLISTED,
+			null,
+		],
+	];
+	const refundNote = (credits: number | null) =>
+		credits === null
+			? 'Its credits, if any, were refunded automatically'
+			: `Its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
+
+	test.each(EACH)(
+		'%s as a tool: compact JSON',
+		async (resource, parameters, name, _label, credits) => {
+			answerTask(name, '101');
+
+			const { items, error } = await runNode({
+				node: tool,
+				parameters: create(resource, parameters),
+			});
+
+			expect(error).toBeUndefined();
+			expectCreateThenPolls(name, '101');
+			expect(items).toEqual([
+				{
+					json: {
+						id: '101',
+						status: 'Success',
+						resultUrl: `${CDN}/r/101.png`,
+						width: 1600,
+						height: 1200,
+						creditsCharged: credits,
+					},
+					pairedItem: { item: 0 },
+				},
+			]);
+		},
+	);
+
+	test.each(EACH)(
+		'%s with Continue on Fail: a Failed task and a refused item, each linked',
+		async (resource, parameters, name, label, credits) => {
+			answerTask(name, '102', { status: 'Failed' });
+
+			const { items, error } = await runNode({
+				node: 'idealHouse',
+				parameters: create(resource, {
+					...parameters,
+					...(resource === 'custom'
+						? { apiName: `={{ $json.ok ? "${UNLISTED}" : "no/such" }}` }
+						: { imageUrl: `={{ $json.ok ? "${PHOTO}" : "ftp://x.example.com/a.jpg" }}` }),
+				}),
+				items: [{ json: { ok: false } }, { json: { ok: true } }],
+				onError: 'continueRegularOutput',
+			});
+
+			expect(error).toBeUndefined();
+			expect(recorded.filter((r) => r.method === 'POST')).toHaveLength(1);
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(items[0].json.error).toBe(
+				resource === 'custom'
+					? 'API Name must be the API\'s name as it appears in its path, letters and digits only (got "no/such") [item 0]'
+					: 'Image URL must be an absolute http(s) URL (got "ftp://x.example.com/a.jpg") [item 0]',
+			);
+			expect(items[0].json.details).not.toHaveProperty('id');
+			expect(items[1].json).toEqual({
+				error: `Ideal House ${label} task 102 failed. ${refundNote(credits)}`,
+				details: { id: '102', creditsCharged: 0, description: expect.any(String) },
+			});
+		},
+	);
+
+	test.each(EACH)('%s on Stop: the error names the task', async (resource, parameters, name) => {
+		nodeClock.now = () => Date.now();
+		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 40), signal);
+		api()
+			.post(paths(name).create)
+			.reply(200, created('103'))
+			.get(paths(name).result)
+			.query({ taskId: '103' })
+			.times(1000)
+			.reply(200, taskResponse('103', { status: 'Processing', percentage: 10 }));
+
+		const { items, error } = await runNode({
+			node: 'idealHouse',
+			parameters: create(resource, parameters),
+			cancelAfterMs: 250,
+		});
+
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('Execution stopped while waiting for task 103');
+	});
+});
+
 describe('as a tool for an AI agent', () => {
 	const tool = asTool(new IdealHouse());
 
