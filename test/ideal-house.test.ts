@@ -21,6 +21,7 @@ import { NodeHelpers, Workflow, sleep } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { createBodyCheck } from '../nodes/IdealHouse/create-body';
+import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog';
 import { clock as nodeClock } from '../nodes/shared/clock';
@@ -1026,7 +1027,7 @@ describe('Stop', () => {
 		const { error, items } = await runNode({
 			node: 'idealHouse',
 			parameters: create('homeDecor', { modelType: 'Pro' }),
-			cancelAfterMs: 500,
+			cancelAfterMs: 800,
 		});
 
 		expect(Date.now() - started).toBeLessThan(3000);
@@ -1058,7 +1059,7 @@ describe('Stop', () => {
 			node: 'idealHouse',
 			parameters: create('landscaping', { modelType: 'Flash' }),
 			onError: 'continueRegularOutput',
-			cancelAfterMs: 400,
+			cancelAfterMs: 800,
 		});
 
 		expect(run.status).toBe('canceled');
@@ -1186,7 +1187,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 		const { items, error } = await runNode({
 			node: 'idealHouse',
 			parameters: create(resource, parameters),
-			cancelAfterMs: 250,
+			cancelAfterMs: 800,
 		});
 
 		expect(items).toEqual([]);
@@ -1330,12 +1331,12 @@ async function loadOptions(
 	method: string,
 	parameters: INodeParameters,
 	credentials = TEST_CREDENTIALS,
+	nodeType: INodeType = new IdealHouse(),
 ): Promise<INodePropertyOptions[]> {
-	const nodeType = new IdealHouse();
 	const node: INode = {
 		id: 'temp',
 		name: 'Temp-Node',
-		type: `${PACKAGE}.idealHouse`,
+		type: `${PACKAGE}.${nodeType.description.name}`,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
@@ -1357,7 +1358,7 @@ async function loadOptions(
 		) => IWorkflowExecuteAdditionalData['credentialsHelper'])(credentials),
 	} as IWorkflowExecuteAdditionalData;
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-	return await nodeType.methods.loadOptions[method].call(context);
+	return await nodeType.methods!.loadOptions![method].call(context);
 }
 
 describe('option lists loaded in the editor', () => {
@@ -1586,6 +1587,7 @@ describe('adding an API is data', () => {
 				optionsField('create'),
 			],
 		},
+		methods: { loadOptions: styleLoaders(['styles__roomSketch__paper']) },
 	};
 	const sketch = (parameters: Record<string, unknown> = {}) => ({
 		resource: 'roomSketch',
@@ -1634,6 +1636,40 @@ describe('adding an API is data', () => {
 		});
 		expect(Buffer.from(items[0].binary!.data.data, 'base64').equals(TINY_PNG)).toBe(true);
 		expect(items[0].binary!.data.mimeType).toBe('image/png');
+	});
+
+	test('its option list loads from the Style Config endpoint under its name', async () => {
+		api()
+			.get('/api/v1/style/roomSketch/getStyles')
+			.reply(
+				200,
+				envelope(
+					JSON.stringify({
+						paper: [
+							{ name: { en: 'Kraft', zh: '牛皮纸' }, id: 'p1' },
+							{ name: { en: 'Vellum', zh: '硫酸纸' }, id: 'p2' },
+						],
+					}),
+				),
+			);
+
+		const options = await loadOptions(
+			'styles__roomSketch__paper',
+			{ resource: 'roomSketch', operation: 'create' },
+			TEST_CREDENTIALS,
+			roomSketchNode,
+		);
+
+		expect(fields.find((f) => f.name === 'paperId')?.typeOptions?.loadOptionsMethod).toBe(
+			'styles__roomSketch__paper',
+		);
+		expect(options).toEqual([
+			{ name: 'Kraft', value: 'p1' },
+			{ name: 'Vellum', value: 'p2' },
+		]);
+		expect(recorded.map(({ method, path }) => `${method} ${path}`)).toEqual([
+			'GET /api/v1/style/roomSketch/getStyles',
+		]);
 	});
 
 	test('its checks come from its fields: a number out of range and a value off its list are refused', async () => {

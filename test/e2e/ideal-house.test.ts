@@ -767,7 +767,7 @@ describe('Continue on Fail, Stop and the tool variant on the service', () => {
 		const { items, error } = await run(
 			'homeDecor',
 			{ imageUrl: sample('tiny.png'), modelType: 'Pro' },
-			{ cancelAfterMs: 700 },
+			{ cancelAfterMs: 1000 },
 		);
 
 		expect(Date.now() - started).toBeLessThan(5000);
