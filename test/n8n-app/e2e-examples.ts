@@ -3,7 +3,14 @@
  * form example (run in `n8n start`), and the test workflow of the Stop check.
  */
 import { type Context, equal, check, sample, taskLines } from './e2e-shared.ts';
-import { checkTaskItem, isExact64BitId, nodeItems, type RunOutput } from './e2e-items.ts';
+import {
+	checkTaskItem,
+	CREDITS,
+	isExact64BitId,
+	type Item,
+	nodeItems,
+	type RunOutput,
+} from './e2e-items.ts';
 
 export interface Example {
 	file: string;
@@ -18,6 +25,11 @@ export const EXAMPLES: Example[] = [
 	{ file: 'hdr-merge.json', id: 'ihHdrMerge', verify: verifyHdrMerge },
 	{ file: 'empty-room.json', id: 'ihEmptyRoom', verify: verifyEmptyRoom },
 	{ file: 'create-then-get-result.json', id: 'ihCreateThenGet', verify: verifyCreateThenGet },
+	{
+		file: 'stage-and-twilight-listing.json',
+		id: 'ihStageAndTwilight',
+		verify: verifyStageAndTwilight,
+	},
 ];
 
 /** Runs in `n8n start`, published, through its form's production URL with a file upload. */
@@ -155,4 +167,82 @@ async function verifyCreateThenGet(ctx: Context, group: string, run: RunOutput):
 			statuses: ['Unprocessed', 'Processing', 'Success'],
 		});
 	}
+}
+
+/** The listing of stage-and-twilight-listing.json, as its "Listing photos" node sets it. */
+const LISTING = {
+	address: '14 Harbour View Road',
+	rooms: [
+		{ room: 'Living room', roomType: 'Living Room', image: 'living-room.png' },
+		{ room: 'Dining area', roomType: 'Dining Room', image: 'kitchen.png' },
+	],
+	exterior: { room: 'Front of the house', image: 'exterior.png' },
+	prompt: 'Warm contemporary furniture, light oak and neutral linen, styled for a listing photo',
+	twilight: 'virtual-twilight-warm-sunset-twilight',
+};
+
+async function verifyStageAndTwilight(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const lines: Array<Record<string, unknown>> = [];
+	const line = (room: string, tag: string, image: string, item: Item | undefined) =>
+		lines.push({
+			room,
+			tag,
+			original: sample(ctx, image),
+			result: item?.json.output?.resultUrl,
+			taskId: item?.json.id,
+			credits: item?.json.creditsCharged,
+		});
+
+	const staged = nodeItems(group, run, 'Stage the empty rooms', LISTING.rooms.length);
+	for (const [index, { room, roomType, image }] of LISTING.rooms.entries()) {
+		const item = staged[index];
+		line(room, 'empty room', image, item);
+		if (!item) continue;
+		// The catalog APIs keep the body as sent: the node must send these fields and no others.
+		await checkTaskItem(ctx, group, 'Stage the empty rooms', index, item, {
+			kind: 'virtualStaging',
+			imageUrls: [sample(ctx, image)],
+			input: {
+				imageUrl: sample(ctx, image),
+				prompt: LISTING.prompt,
+				indoorTypeId: `Interior Design_Interior Scene_${roomType}`,
+			},
+			source: SOURCES[image],
+		});
+	}
+
+	const twilight = nodeItems(group, run, 'Twilight the exterior', 1)[0];
+	line(LISTING.exterior.room, 'exterior', LISTING.exterior.image, twilight);
+	if (twilight) {
+		await checkTaskItem(ctx, group, 'Twilight the exterior', 0, twilight, {
+			kind: 'photoEnhancer',
+			imageUrls: [sample(ctx, LISTING.exterior.image)],
+			presetId: LISTING.twilight,
+			imageSize: '2K',
+			// The photo enhancer's service writes its defaults into the input it records.
+			input: {
+				imageUrl: sample(ctx, LISTING.exterior.image),
+				imageUrls: [sample(ctx, LISTING.exterior.image)],
+				prompt: '',
+				presetId: LISTING.twilight,
+				imageSize: '2K',
+				isApiCall: true,
+				modelType: 'SINGLE_IMAGE',
+				model: 'ideal-house-enhancer-local',
+			},
+			source: SOURCES[LISTING.exterior.image],
+		});
+	}
+
+	const summary = nodeItems(group, run, 'Listing summary', 1)[0];
+	equal(
+		group,
+		'Listing summary: the address, one line per photo (original, result, task id, credits) and the credits in total',
+		summary?.json,
+		{
+			address: LISTING.address,
+			photos: lines,
+			creditsCharged: 2 * CREDITS.virtualStaging + CREDITS.photoEnhancer,
+		},
+	);
 }

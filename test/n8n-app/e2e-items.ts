@@ -61,13 +61,21 @@ export function nodeItems(group: string, run: RunOutput, node: string, count: nu
 // ---------------------------------------------------------------------------------------------
 // One task item
 
+/** The APIs the examples call, with the credits one task costs (no model type to choose). */
+export const CREDITS = { photoEnhancer: 10, objectRemover: 1, virtualStaging: 1 };
+
 export interface TaskExpectation {
-	kind: 'photoEnhancer' | 'objectRemover';
+	kind: keyof typeof CREDITS;
 	imageUrls: string[];
+	/**
+	 * The request body exactly as the service received it, field for field (the catalog APIs keep
+	 * it as sent); checked in the item and in the service's own answer for the task.
+	 */
+	input?: Record<string, unknown>;
 	presetId?: string;
 	imageSize?: string;
 	emptyType?: string;
-	/** Source size; the object remover keeps it, the enhancer scales its long edge. */
+	/** Source size; the enhancer scales its long edge, the other APIs keep it. */
 	source: [number, number];
 	binary?: string;
 	/** Statuses allowed (default: Success only). */
@@ -129,8 +137,7 @@ function checkTaskFields(
 	equal(group, `${label}: pairedItem links to input item ${index}`, item.pairedItem, {
 		item: index,
 	});
-	const credits = expected.kind === 'photoEnhancer' ? 10 : 1;
-	equal(group, `${label}: creditsCharged`, json.creditsCharged, credits);
+	equal(group, `${label}: creditsCharged`, json.creditsCharged, CREDITS[expected.kind]);
 	return idOk;
 }
 
@@ -143,6 +150,8 @@ function checkSentInput(
 ): void {
 	const sentUrls = Array.isArray(input.imageUrls) ? input.imageUrls : [input.imageUrl];
 	equal(group, `${label}: the service received the image URL(s)`, sentUrls, expected.imageUrls);
+	if (expected.input)
+		equal(group, `${label}: the service received exactly these fields`, input, expected.input);
 	if (expected.presetId) equal(group, `${label}: presetId`, input.presetId, expected.presetId);
 	if (expected.imageSize) equal(group, `${label}: imageSize`, input.imageSize, expected.imageSize);
 	if (expected.emptyType) {
@@ -204,7 +213,7 @@ async function checkResult(
 
 function expectedSize(expected: TaskExpectation): [number, number] {
 	const [w, h] = expected.source;
-	if (expected.kind === 'objectRemover') return [w, h];
+	if (expected.kind !== 'photoEnhancer') return [w, h];
 	const edge = PHOTO_SIZES[expected.imageSize ?? '4K'];
 	return w >= h ? [edge, Math.round((h * edge) / w)] : [Math.round((w * edge) / h), edge];
 }
@@ -285,6 +294,13 @@ function recordEmitted(
 			[task!.kind, task!.apiKey],
 			[expected.kind, API_KEY],
 		);
+		equal(
+			group,
+			`${label}: the service charged the credits the item reports`,
+			task!.cost,
+			json.creditsCharged,
+		);
+		if (expected.input) await checkServiceAnswer(ctx, group, label, id, json, expected);
 		if (json.status === 'Success') {
 			equal(
 				group,
@@ -294,6 +310,49 @@ function recordEmitted(
 			);
 		}
 	});
+}
+
+/**
+ * The task as the service itself answers it (its result endpoint, the test's key): the same id,
+ * status, input and output as the item, and the input exactly as expected.
+ */
+async function checkServiceAnswer(
+	ctx: Context,
+	group: string,
+	label: string,
+	id: string,
+	json: Item['json'],
+	expected: TaskExpectation,
+): Promise<void> {
+	const response = await fetch(
+		`${ctx.base}/api/v1/${expected.kind}/result?taskId=${encodeURIComponent(id)}`,
+		{ headers: { APIKEY: API_KEY } },
+	);
+	const text = await response.text();
+	// The id is a 64-bit integer in the JSON: read as a number it would lose its last digits.
+	const answered = /"id":\s*"?(\d+)/.exec(text)?.[1];
+	const body = JSON.parse(text) as {
+		code?: number;
+		data?: { status?: string; input?: unknown; output?: unknown };
+	};
+	equal(
+		group,
+		`${label}: the service's own answer for the task: code 0, the same id`,
+		[response.status, body.code, answered],
+		[200, 0, id],
+	);
+	equal(
+		group,
+		`${label}: the service's own answer: status, input and output as in the item`,
+		[body.data?.status, body.data?.input, body.data?.output],
+		[json.status, json.input, json.output],
+	);
+	equal(
+		group,
+		`${label}: the service's own record of the input: exactly the expected fields`,
+		body.data?.input,
+		expected.input,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------

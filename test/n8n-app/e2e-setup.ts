@@ -21,6 +21,7 @@ import {
 	report,
 	RUNNER,
 	timed,
+	TOOL_TYPES,
 	USER_FOLDER,
 	WORK,
 } from './e2e-shared.ts';
@@ -77,7 +78,10 @@ export function checkInstall(): void {
 // ---------------------------------------------------------------------------------------------
 // What n8n loads and imports
 
-/** `n8n export:nodes`: n8n knows both node types (their descriptions feed the example checks). */
+/**
+ * `n8n export:nodes`: n8n knows our node types and their tool variants, and no other type of ours
+ * (their descriptions feed the example checks).
+ */
 export async function exportNodes(): Promise<void> {
 	const exported = await timed(
 		'n8n export:nodes',
@@ -90,13 +94,15 @@ export async function exportNodes(): Promise<void> {
 				(node) => node.name,
 			)
 		: [];
-	for (const type of NODE_TYPES)
-		check(
-			group,
-			`lists ${type}`,
-			names.includes(type),
-			`${names.filter((name) => name.startsWith(PACKAGE)).join(', ') || 'none of ours'}`,
-		);
+	const ours = names.filter((name) => name.startsWith(`${PACKAGE}.`));
+	for (const type of [...NODE_TYPES, ...TOOL_TYPES])
+		check(group, `lists ${type}`, names.includes(type), `${ours.join(', ') || 'none of ours'}`);
+	equal(
+		group,
+		`lists ${NODE_TYPES.length} node types of ours and their ${TOOL_TYPES.length} tool variants, nothing else`,
+		[...ours].sort(),
+		[...NODE_TYPES, ...TOOL_TYPES].sort(),
+	);
 }
 
 const imports = { report, work: WORK, n8n };
@@ -138,7 +144,10 @@ interface WorkflowNode {
 interface PropertyDescription {
 	name: string;
 	type: string;
+	default?: unknown;
 	options?: Array<{ name: string; value?: unknown }>;
+	displayOptions?: { show?: Record<string, unknown[]> };
+	typeOptions?: { loadOptionsMethod?: string };
 }
 
 type NodeDescriptions = Record<string, { properties: PropertyDescription[] }>;
@@ -256,8 +265,30 @@ function checkOurNode(group: string, node: WorkflowNode, descriptions: NodeDescr
 }
 
 /**
+ * Whether n8n shows a property for these parameters (its `displayOptions.show`, with the defaults
+ * of the parameters a workflow leaves out). A node with resources has one property per resource
+ * under the same name (the Ideal House AI node's `indoorTypeId` is a fixed list for Virtual
+ * Staging and a loaded one for Change Furniture): only the shown one applies.
+ */
+function isShown(
+	property: PropertyDescription,
+	parameters: Record<string, unknown>,
+	described: PropertyDescription[],
+): boolean {
+	return Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) => {
+		if (name.startsWith('@')) return true;
+		const value =
+			name in parameters
+				? parameters[name]
+				: described.find((other) => other.name === name && other.default !== undefined)?.default;
+		return values.includes(value);
+	});
+}
+
+/**
  * Parameters the node does not have, option values it does not offer, and collection entries it
- * does not know. An option set by an expression is left alone: its value is only known at run time.
+ * does not know. An option set by an expression is left alone: its value is only known at run
+ * time; so is one of a list the editor loads from the service.
  */
 function parameterProblems(
 	parameters: Record<string, unknown>,
@@ -265,16 +296,22 @@ function parameterProblems(
 ): string[] {
 	const problems: string[] = [];
 	for (const [name, value] of Object.entries(parameters)) {
-		const properties = described.filter((property) => property.name === name);
-		if (properties.length === 0) {
+		const named = described.filter((property) => property.name === name);
+		if (named.length === 0) {
 			problems.push(`unknown parameter "${name}"`);
 			continue;
 		}
+		const shown = named.filter((property) => isShown(property, parameters, described));
+		if (shown.length === 0) {
+			problems.push(`parameter "${name}" is not shown with these settings`);
+			continue;
+		}
 		const isExpression = typeof value === 'string' && value.startsWith('=');
-		for (const property of properties) {
+		for (const property of shown) {
 			if (
 				property.type === 'options' &&
 				!isExpression &&
+				!property.typeOptions?.loadOptionsMethod &&
 				!property.options?.some((option) => option.value === value)
 			) {
 				problems.push(`${name} = ${JSON.stringify(value)} is not one of its options`);

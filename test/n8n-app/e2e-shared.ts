@@ -28,7 +28,13 @@ export const {
 	n8nApp: N8N_APP,
 	n8nBin: N8N_BIN,
 } = runSettings('E2E', RUNNER);
-export const NODE_TYPES = [`${PACKAGE}.photoEnhancer`, `${PACKAGE}.objectRemover`];
+export const NODE_TYPES = [
+	`${PACKAGE}.photoEnhancer`,
+	`${PACKAGE}.objectRemover`,
+	`${PACKAGE}.idealHouse`,
+];
+/** n8n adds a tool variant of every node that is `usableAsTool`, for the AI Agent. */
+export const TOOL_TYPES = NODE_TYPES.map((type) => `${type}Tool`);
 export const CREDENTIAL = localCredential('IdealHouseLocal1');
 export const API_KEY = 'n8n-e2e-key';
 export const START_CREDITS = 1000;

@@ -6,7 +6,8 @@
  *
  *  1. checks the tarball and the install, then starts the local service (fast tasks, fixed seed)
  *     on a free port;
- *  2. `n8n export:nodes`: our two node types are known, the loader complained about nothing;
+ *  2. `n8n export:nodes`: our three node types and their tool variants are known, the loader
+ *     complained about nothing;
  *  3. `n8n import:credentials`: an "Ideal House API" credential pointing at the service;
  *  4. `n8n import:workflow`: examples/*.json, each checked as a file first, with the sample base
  *     URL replaced;
@@ -52,7 +53,7 @@ import {
 	importTestWorkflows,
 } from './e2e-setup.ts';
 import { EXAMPLES, type Example } from './e2e-examples.ts';
-import { runOutput } from './e2e-items.ts';
+import { CREDITS, runOutput } from './e2e-items.ts';
 import { checkRunningApp } from './e2e-app.ts';
 
 /** One `n8n execute` as the summary lists it. */
@@ -160,7 +161,7 @@ async function checkServiceRecord(ctx: Context, serviceUrl: string): Promise<voi
 		JSON.stringify(stats.tasks.filter((task) => task.status !== 'Success' || task.refunded)),
 	);
 	const expectedCredits = [...ctx.emitted.values()].reduce(
-		(sum, task) => sum + (task.kind === 'photoEnhancer' ? 10 : 1),
+		(sum, task) => sum + CREDITS[task.kind as keyof typeof CREDITS],
 		0,
 	);
 	equal(

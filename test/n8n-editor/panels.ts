@@ -22,7 +22,14 @@ import {
 	screenshotForDocs,
 } from './panel-steps.ts';
 import { check, equal, notes, screenshot } from './record.ts';
-import { GROUPS, MASK_FIELDS, OBJECT_REMOVER, PHOTO_ENHANCER, PRESET } from './settings.ts';
+import {
+	GROUPS,
+	IDEAL_HOUSE,
+	MASK_FIELDS,
+	OBJECT_REMOVER,
+	PHOTO_ENHANCER,
+	PRESET,
+} from './settings.ts';
 import type { EditorRun } from './setup.ts';
 
 export async function checkCanvas({ page, base, workflowId }: EditorRun): Promise<void> {
@@ -47,7 +54,7 @@ export async function checkCanvas({ page, base, workflowId }: EditorRun): Promis
 				element.getAttribute('data-node-type'),
 			]),
 		);
-	for (const node of [PHOTO_ENHANCER, OBJECT_REMOVER]) {
+	for (const node of [PHOTO_ENHANCER, OBJECT_REMOVER, IDEAL_HOUSE]) {
 		check(
 			group,
 			`"${node.name}" is on the canvas as ${node.type}`,

@@ -21,6 +21,16 @@ export const DOCS = join(REPO, 'docs');
 
 export const PHOTO_ENHANCER = { name: 'Photo Enhancer', type: `${PACKAGE}.photoEnhancer` };
 export const OBJECT_REMOVER = { name: 'Object Remover', type: `${PACKAGE}.objectRemover` };
+export const IDEAL_HOUSE = { name: 'Ideal House AI', type: `${PACKAGE}.idealHouse` };
+/** Change Furniture's room type: options the editor loads from the service's Style Config. */
+export const ROOM_TYPES = {
+	parameter: 'indoorTypeId',
+	label: 'Room Type Name or ID',
+	styleKey: 'change_furniture',
+	group: 'roomType',
+	expected: ['Living Room', 'Dining Room'],
+	pick: 'Dining Room',
+};
 export const CREDENTIAL = localCredential('IdealHouseEditor1');
 export const API_KEY = 'n8n-editor-key';
 export const WRONG_KEY = 'typed-by-mistake';
@@ -57,6 +67,7 @@ export const GROUPS = {
 	canvas: 'editor: the imported workflow on the canvas',
 	photoEnhancer: 'Photo Enhancer panel',
 	objectRemover: 'Object Remover panel',
+	idealHouse: 'Ideal House AI panel (options loaded from the service)',
 	credential: 'credential modal (connection test)',
 };
 
