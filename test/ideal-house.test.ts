@@ -1361,6 +1361,12 @@ async function loadOptions(
 	return await nodeType.methods!.loadOptions![method].call(context);
 }
 
+const SERVICE_DEFAULT = {
+	name: 'Service Default',
+	value: '',
+	description: 'Send no ID: the service chooses',
+};
+
 describe('option lists loaded in the editor', () => {
 	const STYLES = '/api/v1/style/change_furniture/getStyles';
 	const option = (en: string, id: string) => ({
@@ -1448,6 +1454,7 @@ describe('option lists loaded in the editor', () => {
 		});
 
 		expect(options).toEqual([
+			SERVICE_DEFAULT,
 			{ name: 'Scandinavian', value: 's1' },
 			{ name: 'Japandi', value: '7' },
 		]);
@@ -1471,7 +1478,9 @@ describe('option lists loaded in the editor', () => {
 			operation: 'create',
 		});
 
+		// A single choice starts with the entry that sends nothing, so that the empty default is listed.
 		expect(options).toEqual([
+			SERVICE_DEFAULT,
 			{ name: 'Living Room', value: 'a1', description: `Preview: ${CDN}/styles/a1.png` },
 			{ name: 'Bedroom', value: 'b2', description: `Preview: ${CDN}/styles/b2.png` },
 		]);
@@ -1587,7 +1596,7 @@ describe('adding an API is data', () => {
 				optionsField('create'),
 			],
 		},
-		methods: { loadOptions: styleLoaders(['styles__roomSketch__paper']) },
+		methods: { loadOptions: styleLoaders(fields) },
 	};
 	const sketch = (parameters: Record<string, unknown> = {}) => ({
 		resource: 'roomSketch',

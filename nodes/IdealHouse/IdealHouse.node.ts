@@ -59,11 +59,6 @@ const properties: INodeProperties[] = [
 	optionsField(CREATE),
 ];
 
-/** Every loaded option list the fields name, each loaded by its own method. */
-const styleMethods = properties
-	.map((property) => property.typeOptions?.loadOptionsMethod)
-	.filter((method): method is string => typeof method === 'string');
-
 export class IdealHouse implements INodeType {
 	description: INodeTypeDescription = {
 		...commonDescription,
@@ -81,5 +76,6 @@ export class IdealHouse implements INodeType {
 		properties,
 	};
 
-	methods = { loadOptions: styleLoaders(styleMethods) };
+	/** Every option list the fields load, each by its own method. */
+	methods = { loadOptions: styleLoaders(properties) };
 }

@@ -138,7 +138,7 @@ async function loadOptions(
 /** The ids of a group, as the node loads them for the editor. */
 async function ids(styleKey: string, group: string, resource: string): Promise<string[]> {
 	const options = await loadOptions(`styles__${styleKey}__${group}`, resource);
-	return options.map((option) => String(option.value));
+	return options.map((option) => String(option.value)).filter((id) => id !== '');
 }
 
 /** The one task the service holds, checked against the item the node emitted for it. */
@@ -567,6 +567,12 @@ describe('option lists from the Style Config endpoint', () => {
 		['planVisualizer', 'ai_plan_visualizer', 'view'],
 	];
 
+	const SERVICE_DEFAULT = {
+		name: 'Service Default',
+		value: '',
+		description: 'Send no ID: the service chooses',
+	};
+
 	/** The options as the service lists them: English name, id, preview. */
 	function serviceOptions(styleKey: string, group: string): INodePropertyOptions[] {
 		const data = styleConfigData(styleKey, 'groupsAsKeys', service.baseUrl) as Record<
@@ -597,7 +603,9 @@ describe('option lists from the Style Config endpoint', () => {
 			for (const [resource, styleKey, group] of LOADED) {
 				const options = await loadOptions(`styles__${styleKey}__${group}`, resource);
 				expect(options.length).toBeGreaterThan(3);
-				expect(options).toEqual(serviceOptions(styleKey, group));
+				// A single choice starts with the entry that sends nothing; a several-choice list does not.
+				const listed = serviceOptions(styleKey, group);
+				expect(options).toEqual(group === 'elements' ? listed : [SERVICE_DEFAULT, ...listed]);
 			}
 
 			expect(service.stats().requests.byEndpoint).toEqual({
@@ -615,6 +623,7 @@ describe('option lists from the Style Config endpoint', () => {
 		const views = await loadOptions('styles__ai_plan_visualizer__view', 'planVisualizer');
 
 		expect(rooms.map((option) => option.name)).toEqual([
+			'Service Default',
 			'Living Room',
 			'Bedroom',
 			'Dining Room',
@@ -622,8 +631,10 @@ describe('option lists from the Style Config endpoint', () => {
 			'Kids Room',
 		]);
 		expect(decor.map((option) => option.name)).toContain('Japandi');
-		expect(views[0].name).toBe('Top View');
-		expect(rooms.every((option) => /^[0-9a-f]{24}$/.test(String(option.value)))).toBe(true);
+		expect(views[1].name).toBe('Top View');
+		expect(rooms.slice(1).every((option) => /^[0-9a-f]{24}$/.test(String(option.value)))).toBe(
+			true,
+		);
 	});
 
 	test('without a valid key: the service says 5002 and no list is shown', async () => {

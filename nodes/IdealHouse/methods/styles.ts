@@ -3,6 +3,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
+	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -180,17 +181,30 @@ async function loadStyleGroup(
 	return toOptions(list);
 }
 
-/** One loader per (style key, group) named by the node's fields, built from those names. */
+/**
+ * A single-choice list starts with an entry that sends nothing, so that the field's empty default
+ * is a value of its list (n8n flags a value its list does not have) and the service chooses.
+ */
+const SERVICE_DEFAULT: INodePropertyOptions = {
+	name: 'Service Default',
+	value: '',
+	description: 'Send no ID: the service chooses',
+};
+
+/** One loader per (style key, group) the node's fields name, built from those fields. */
 export function styleLoaders(
-	methodNames: string[],
+	properties: INodeProperties[],
 ): Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>> {
 	const loaders: Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>> =
 		{};
-	for (const method of methodNames) {
-		const parsed = parseMethodName(method);
-		if (!parsed) continue;
+	for (const property of properties) {
+		const method = property.typeOptions?.loadOptionsMethod;
+		const parsed = typeof method === 'string' ? parseMethodName(method) : undefined;
+		if (!method || !parsed || loaders[method]) continue;
+		const single = property.type === 'options';
 		loaders[method] = async function (this: ILoadOptionsFunctions) {
-			return await loadStyleGroup(this, parsed.styleKey, parsed.group);
+			const options = await loadStyleGroup(this, parsed.styleKey, parsed.group);
+			return single ? [SERVICE_DEFAULT, ...options] : options;
 		};
 	}
 	return loaders;
