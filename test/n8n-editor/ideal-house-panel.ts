@@ -104,12 +104,13 @@ export async function checkIdealHouse(run: EditorRun): Promise<void> {
 		loadsAfter > loadsBefore,
 		`style.getStyles requests: ${loadsBefore} before, ${loadsAfter} after`,
 	);
+	// A single-choice list starts with the node's own "send no ID" entry, the field's empty default.
 	if (
 		!equal(
 			group,
-			`the dropdown lists exactly the ${servedNames.length} room types the service serves`,
-			[...shown].sort(),
-			[...servedNames].sort(),
+			`the dropdown lists ${ROOM_TYPES.serviceDefault}, then exactly the ${servedNames.length} room types the service serves, in its order`,
+			shown,
+			[ROOM_TYPES.serviceDefault, ...servedNames],
 		)
 	)
 		notes.push(`Ideal House AI: n8n's answer for the room types: ${await optionsOverRest(run)}`);

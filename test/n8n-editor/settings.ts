@@ -29,6 +29,8 @@ export const ROOM_TYPES = {
 	styleKey: 'change_furniture',
 	group: 'roomType',
 	expected: ['Living Room', 'Dining Room'],
+	/** The entry a single-choice loaded list starts with: no ID sent, the service chooses. */
+	serviceDefault: 'Service Default',
 	pick: 'Dining Room',
 };
 export const CREDENTIAL = localCredential('IdealHouseEditor1');
