@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { clock as nodeClock } from '../nodes/shared/clock';
 import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/poll-schedule';
+import { QueueObservations } from '../nodes/shared/queue-observations';
 import { goesFirst, PrioritySlots } from '../nodes/shared/request-order';
 import { RequestBudget } from '../nodes/shared/throttle';
 
@@ -82,12 +83,129 @@ describe('poll schedule: prediction from progress', () => {
 		expect(schedule.usesProgress).toBe(true);
 	});
 
-	it('polls a queued task every interval, however fast the queue moves', () => {
+	it('a queued task on its own: the pace at which its waitNumber falls places the poll', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
 		schedule.observe(T0 + 4000, queued(30));
+		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL); // one reading: no pace yet
 		schedule.observe(T0 + 8000, queued(20));
-		expect(schedule.waitMs(T0 + 8000)).toBe(INTERVAL);
-		expect(schedule.priority(T0 + 12_000).rank).toBe('unknown');
+		// 10 ahead ended in 4 s: the other 20 by 16 s, this one by 16.4 s; polled 300 ms after that.
+		expect(schedule.waitMs(T0 + 8000)).toBe(16_400 + 300 - 8000);
+		expect(schedule.priority(T0 + 12_000)).toEqual({ rank: 'unknown', age: T0 + 12_000 });
+		expect(schedule.priority(T0 + 16_700)).toEqual({ rank: 'likelyDone', age: T0 + 16_400 });
+	});
+});
+
+/** A run of 10 s seen through a task 40 % done 4 s after its create: 9.756 s to 10 s. */
+const RUN_LO = (4000 * 100) / 41;
+
+/**
+ * A queue of one worker, as AI 3D runs for an account: one task runs (created at T0, 40 % at 4 s)
+ * and the next waits right behind it.
+ */
+function queueOfOne() {
+	const observations = new QueueObservations();
+	const running = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'running');
+	running.observe(T0 + 4000, processing(40));
+	const behind = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'behind');
+	behind.observe(T0 + 4000, queued(1));
+	return observations;
+}
+
+describe('poll schedule: queued tasks wait for their turn', () => {
+	it('places a queued task’s poll after the tasks ahead, one run time each', () => {
+		const observations = queueOfOne();
+		expect(observations.runTime?.lo).toBeCloseTo(RUN_LO, 6);
+		expect(observations.runTime?.hi).toBeCloseTo(10_000, 6);
+		const next = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'next');
+		next.observe(T0 + 4000, queued(1));
+		expect(observations.workersAtMost).toBe(1);
+		// Behind the running task (done by 10 s), one run more: by 20 s, known to half a second.
+		expect(next.waitMs(T0 + 4000)).toBe(20_000 + 300 - 4000);
+		expect(next.priority(T0 + 8000).rank).toBe('unknown');
+		expect(next.priority(T0 + 20_300)).toEqual({ rank: 'likelyDone', age: T0 + 20_000 });
+	});
+
+	it('reads a task far back in the queue once as it runs, then polls just after its finish', () => {
+		const observations = queueOfOne();
+		const far = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'far');
+		far.observe(T0 + 4000, queued(5));
+		// Done between 6 × 9.756 s and 60 s: 1.5 s open, so one reading 3.5 s before the earliest.
+		const earliest = T0 + 6 * RUN_LO;
+		expect(far.waitMs(T0 + 4000)).toBe(Math.ceil(earliest - 3500 - (T0 + 4000)));
+		// It runs, 65 % done: the run time its API showed places the finish from this one reading.
+		const at = Math.ceil(earliest - 3500);
+		far.observe(at, processing(65));
+		expect(far.predictedFinish).toBe(at + 3500);
+		expect(far.waitMs(at)).toBe(Math.ceil(3500 + 300 + 0.03 * 3500));
+	});
+
+	it('a queued task still queued when it should run: its own pace from then on', () => {
+		const observations = queueOfOne();
+		const far = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'far');
+		far.observe(T0 + 4000, queued(5));
+		const at = T0 + Math.ceil(far.waitMs(T0 + 4000)) + 4000;
+		// Still 1 ahead where it should have been running: 4 ahead ended in this much time.
+		far.observe(at, queued(1));
+		const perTask = (at - (T0 + 4000)) / 4;
+		// Its own pace: the one ahead ends by `at + perTask`, this one a task's time later.
+		expect(far.waitMs(at)).toBe(Math.ceil(perTask - 3500));
+		expect(far.waitMs(at)).toBeGreaterThan(INTERVAL);
+	});
+
+	it('spreads a queue over the workers: each worker ends a task every run time', () => {
+		const observations = new QueueObservations();
+		observations.recordRun('a', { lo: 10_000, hi: 10_000 });
+		observations.recordEnd('a', { lo: T0 + 10_000, hi: T0 + 10_000 });
+		observations.recordRun('b', { lo: 10_000, hi: 10_000 });
+		observations.recordEnd('b', { lo: T0 + 12_000, hi: T0 + 12_000 });
+		observations.recordQueued(2, T0 + 4000); // two workers, both busy
+		const finish = (waitNumber: number) => observations.queuedFinish(T0 + 4000, waitNumber)?.hi;
+		expect(finish(2)).toBe(T0 + 20_000);
+		expect(finish(3)).toBe(T0 + 22_000);
+		expect(finish(4)).toBe(T0 + 30_000);
+		expect(finish(7)).toBe(T0 + 42_000);
+	});
+
+	it('no usable pace: the plain interval (no run time shown, or a queue that has not moved)', () => {
+		const observations = new QueueObservations();
+		const first = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'first');
+		const second = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'second');
+		first.observe(T0 + 4000, processing(0));
+		second.observe(T0 + 4000, queued(1));
+		expect(second.waitMs(T0 + 4000)).toBe(INTERVAL);
+		second.observe(T0 + 8000, queued(1));
+		expect(second.waitMs(T0 + 8000)).toBe(INTERVAL);
+		expect(second.priority(T0 + 12_000)).toEqual({ rank: 'unknown', age: T0 + 12_000 });
+	});
+
+	it('never polls a queued task sooner than 3 s after its last poll', () => {
+		const observations = new QueueObservations();
+		const running = new PollSchedule(T0, 3000, 2000, observations, 'running');
+		running.observe(T0 + 2000, processing(90)); // a 2.2 s task
+		const next = new PollSchedule(T0, 3000, 2000, observations, 'next');
+		next.observe(T0 + 2000, queued(1));
+		// Its turn ends by 4.44 s, sooner than 3 s after this poll: held back to 5 s.
+		expect(observations.queuedFinish(T0 + 2000, 1)?.hi).toBeCloseTo(T0 + 4444.4, 1);
+		expect(next.waitMs(T0 + 2000)).toBe(3000);
+	});
+
+	it('with the budget used up: a queued task’s poll after its predicted finish goes first', () => {
+		const observations = queueOfOne();
+		const next = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'next');
+		next.observe(T0 + 4000, queued(1));
+		const waiting = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'waiting');
+		waiting.observe(T0 + 4000, queued(5));
+		next.waitMs(T0 + 4000);
+		waiting.waitMs(T0 + 4000);
+		const now = T0 + 20_300;
+		const seq = { next: 1, create: 2, waiting: 3 };
+		const done = { priority: next.priority(now), seq: seq.next };
+		const create = { priority: { rank: 'create' as const, age: now }, seq: seq.create };
+		const queuedPoll = { priority: waiting.priority(now), seq: seq.waiting };
+		expect(done.priority.rank).toBe('likelyDone');
+		expect(queuedPoll.priority.rank).toBe('unknown');
+		expect(goesFirst(done, create)).toBe(true);
+		expect(goesFirst(create, queuedPoll)).toBe(true);
 	});
 });
 

@@ -6,12 +6,18 @@
  * - While the task runs with rising `percentage`, its finish is predicted from the progress over
  *   the time since it started, and the next poll goes just after that moment (after one closer
  *   reading first when the task is long and the whole-number percentage leaves seconds open).
- * - While it queues (`waitNumber` above 0), it polls every Poll Interval, and the time spent
- *   queued does not count as running time in the prediction. (How fast the queue moves does not
- *   say when this task starts: `waitNumber` counts the tasks ahead, not the service's workers.)
- * - With no prediction (no progress yet, or progress that stalls at 0, jumps or goes backwards),
- *   it polls every Poll Interval, as a plain poller does.
+ * - While it queues (`waitNumber` above 0), its finish is predicted from its place in the queue
+ *   and what its API's other tasks in this execution have shown (`QueueObservations`: how long
+ *   they run, when they end, how many run at once), and the next poll goes just after that
+ *   finish, or a little before it for one reading of its progress when the prediction leaves more
+ *   than a second open. Without those, the pace at which its own `waitNumber` falls places the
+ *   poll. A queued task that is still queued when it should have started no longer trusts the
+ *   shared picture and goes by its own pace; one found running goes by its progress. The time
+ *   spent queued never counts as running time.
+ * - With no prediction (no progress yet, progress that stalls at 0, jumps or goes backwards, or a
+ *   queue whose pace is not known yet), it polls every Poll Interval, as a plain poller does.
  */
+import type { QueueObservations, Window } from './queue-observations';
 
 /** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
 export const MIN_POLL_GAP_MS = 3000;
@@ -66,16 +72,30 @@ export class PollSchedule {
 	predictedFinish: number | undefined;
 	/** The earliest it can finish, from the same reading. */
 	private earliestFinish: number | undefined;
+	/** The latest reading that found the task queued, while it still is. */
+	private queued: { at: number; waitNumber: number } | undefined;
+	/** The first of the readings that found it queued: with the latest, its own pace. */
+	private firstQueued: { at: number; waitNumber: number } | undefined;
+	/** The finish its queue predicted when the next poll was planned. */
+	private queuePlan: Window | undefined;
+	/** Still queued when the shared picture said it would run: from then on, its own pace only. */
+	private ownPaceOnly = false;
+	/** Whether the prediction came from the run time of the API's other tasks. */
+	private borrowedPrediction = false;
 
 	/**
 	 * @param createdAt when the create call returned
 	 * @param intervalMs the Poll Interval: the longest wait while nothing is predicted
 	 * @param firstWaitMs the wait before the first poll (the interval with its jitter)
+	 * @param observations what the polls of the same API's tasks have shown about its queue
+	 * @param taskKey this task's name in `observations`
 	 */
 	constructor(
 		readonly createdAt: number,
 		private readonly intervalMs: number,
 		private readonly firstWaitMs: number = intervalMs,
+		private readonly observations?: QueueObservations,
+		private readonly taskKey: string = '',
 	) {
 		this.notStartedAt = createdAt;
 	}
@@ -85,17 +105,40 @@ export class PollSchedule {
 		return this.informative;
 	}
 
+	/** Whether the last poll found the task waiting for its turn. */
+	get isQueued(): boolean {
+		return this.queued !== undefined;
+	}
+
 	/** Records what a poll answered at `at`. */
 	observe(at: number, task: TaskProgress): void {
+		const previousPollAt = this.lastPollAt ?? this.createdAt;
 		this.lastPollAt = at;
 		const percentage = typeof task.percentage === 'number' ? task.percentage : undefined;
 		const waitNumber = typeof task.waitNumber === 'number' ? task.waitNumber : 0;
+		const plan = this.queuePlan;
+		this.queuePlan = undefined;
 
+		if (task.status === 'Success' || task.status === 'Failed') {
+			this.recordEnded(previousPollAt, at, plan);
+		}
 		if (task.status === 'Unprocessed' || waitNumber > 0) {
 			if (this.lastPercentage > 0) this.informative = false; // back in the queue?
+			const run = this.observations?.runTime;
+			if (plan && run && this.queued && !this.ownPaceOnly && at >= plan.hi - run.lo) {
+				// It should have started by now: the other tasks' picture does not fit this one.
+				this.ownPaceOnly = true;
+			}
+			if (!this.firstQueued || waitNumber > this.firstQueued.waitNumber) {
+				this.firstQueued = { at, waitNumber };
+			}
+			this.queued = { at, waitNumber };
+			this.observations?.recordQueued(waitNumber, at);
 			this.notYetStarted(at);
 			return;
 		}
+		this.queued = undefined;
+		this.firstQueued = undefined;
 		if (percentage === undefined || percentage <= 0 || percentage >= 100) {
 			if (this.lastPercentage > 0) this.informative = false; // went back to 0 or jumped to 100
 			if (percentage === undefined || percentage <= 0) this.notYetStarted(at);
@@ -117,6 +160,7 @@ export class PollSchedule {
 		);
 		if (
 			previous !== undefined &&
+			!this.borrowedPrediction &&
 			(window.latest < earlier - tolerance || window.earliest > previous + tolerance)
 		) {
 			// The new reading does not fit the earlier one: progress is not linear.
@@ -126,6 +170,25 @@ export class PollSchedule {
 		}
 		this.predictedFinish = window.latest;
 		this.earliestFinish = window.earliest;
+		// Another task's run time may not be this one's: its own next reading is not held to it.
+		this.borrowedPrediction = window.borrowed === true;
+		if (window.run) this.observations?.recordRun(this.taskKey, window.run);
+		this.observations?.recordEnd(this.taskKey, { lo: window.earliest, hi: window.latest });
+	}
+
+	/** Tells the shared record when the task ended: as predicted if that fits, else between polls. */
+	private recordEnded(previousPollAt: number, at: number, plan: Window | undefined): void {
+		if (!this.observations) return;
+		const predicted =
+			this.predictedFinish !== undefined
+				? { lo: this.earliestFinish ?? this.predictedFinish, hi: this.predictedFinish }
+				: plan;
+		const lo = Math.max(previousPollAt, predicted?.lo ?? previousPollAt);
+		const hi = Math.min(at, predicted?.hi ?? at);
+		this.observations.recordEnd(
+			this.taskKey,
+			lo <= hi ? { lo, hi } : { lo: previousPollAt, hi: at },
+		);
 	}
 
 	private notYetStarted(at: number): void {
@@ -137,26 +200,50 @@ export class PollSchedule {
 
 	/**
 	 * Between when the task can finish at the earliest and by when at the latest, from a reading of
-	 * `percentage` (a whole number, rounded down) at `at`.
+	 * `percentage` (a whole number, rounded down) at `at`, and how long it runs as far as its own
+	 * readings tell.
 	 *
 	 * A task is first taken to have started when it was created (or last seen queued or at 0 %).
 	 * That is trusted when it puts the finish within two intervals. A slower reading may come from
 	 * a task that queued unseen before it started: then a second reading, one interval later,
-	 * gives the pace, and the two together place the poll.
+	 * gives the pace, and the two together place the poll. Until then, the run time its API's other
+	 * tasks have shown places it, if they have shown one.
 	 */
 	private finishWindow(
 		at: number,
 		percentage: number,
-	): { earliest: number; latest: number } | undefined {
+	): { earliest: number; latest: number; run?: Window; borrowed?: boolean } | undefined {
 		const start = this.notStartedAt;
 		// Started no sooner than `start`, so at most this slow: linear progress ends by then.
 		const bySighting = start + ((at - start) * 100) / percentage;
 		if (!this.anchor) {
 			if (!this.sawNotStarted && bySighting - at <= 2 * this.intervalMs) {
-				return { earliest: start + ((at - start) * 100) / (percentage + 1), latest: bySighting };
+				const earliest = start + ((at - start) * 100) / (percentage + 1);
+				return {
+					earliest,
+					latest: bySighting,
+					run: { lo: earliest - start, hi: bySighting - start },
+				};
 			}
 			this.anchor = { at, percentage };
-			return undefined;
+			if (!this.sawNotStarted) {
+				// Not trusted for this task's own poll, but, until its next reading replaces it, the
+				// queued tasks of its API learn from it what nothing else has told them yet: its run
+				// time if it did not queue unseen.
+				const run = { lo: ((at - start) * 100) / (percentage + 1), hi: bySighting - start };
+				const known = this.observations?.runTime;
+				if (!known || (run.lo <= known.hi && run.hi >= known.lo)) {
+					this.observations?.recordRun(this.taskKey, run);
+					this.observations?.recordEnd(this.taskKey, { lo: start + run.lo, hi: bySighting });
+				}
+				return undefined;
+			}
+			// Out of the queue: the run time the API's other tasks showed places it from this reading.
+			const run = this.observations?.runTime;
+			if (!run) return undefined;
+			const latest = Math.min(bySighting, at + ((100 - percentage) * run.hi) / 100);
+			const earliest = Math.min(latest, at + ((99 - percentage) * run.lo) / 100);
+			return { earliest, latest, borrowed: true };
 		}
 		const elapsed = at - this.anchor.at;
 		// No progress between the two readings: stalled for now, so nothing to go by.
@@ -166,7 +253,32 @@ export class PollSchedule {
 		const latest =
 			slowest > 0 ? Math.min(bySighting, at + (100 - percentage) / slowest) : bySighting;
 		const earliest = Math.min(latest, at + (99 - percentage) / fastest);
-		return { earliest, latest };
+		const run = {
+			lo: 100 / fastest,
+			hi: slowest > 0 ? Math.min(100 / slowest, bySighting - start) : bySighting - start,
+		};
+		return { earliest, latest, run };
+	}
+
+	/**
+	 * While the task queues: when it will finish, from the shared picture of its API's queue, or
+	 * else from the pace of its own readings; undefined while neither tells.
+	 */
+	private queuedFinish(): Window | undefined {
+		const queued = this.queued;
+		if (!queued || queued.waitNumber < 1) return undefined;
+		if (!this.ownPaceOnly) {
+			const shared = this.observations?.queuedFinish(queued.at, queued.waitNumber);
+			if (shared) return shared;
+		}
+		const first = this.firstQueued;
+		if (!first || queued.at <= first.at || queued.waitNumber >= first.waitNumber) return undefined;
+		// Tasks ahead end at this pace: all of them are done, and this one has started, by then.
+		const pace = (first.waitNumber - queued.waitNumber) / (queued.at - first.at);
+		return {
+			lo: queued.at + queued.waitNumber / pace,
+			hi: queued.at + (queued.waitNumber + 1) / pace,
+		};
 	}
 
 	/** How long to wait, from `now`, before the next poll. */
@@ -174,7 +286,18 @@ export class PollSchedule {
 		if (this.lastPollAt === undefined) return Math.max(0, this.createdAt + this.firstWaitMs - now);
 		let target = this.lastPollAt + this.intervalMs;
 		const earliest = this.earliestFinish ?? 0;
-		if (
+		const queued = this.queuedFinish();
+		this.queuePlan = queued;
+		if (queued) {
+			// Far off and not yet pinned to a second: one reading of its progress first. No 30 s limit
+			// here: the queue, not the progress, places this poll, and a queue shorter than planned
+			// shows in the other tasks' polls, which plan this one anew (see `QueueObservations`).
+			target =
+				queued.hi - queued.lo > REFINE_ABOVE_MS &&
+				queued.lo - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
+					? queued.lo - REFINE_LEAD_MS
+					: queued.hi + MARGIN_MS;
+		} else if (
 			this.predictedFinish !== undefined &&
 			this.predictedFinish - earliest > REFINE_ABOVE_MS &&
 			earliest - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
@@ -193,6 +316,10 @@ export class PollSchedule {
 	priority(now: number): SlotPriority {
 		if (this.predictedFinish !== undefined && now >= this.predictedFinish) {
 			return { rank: 'likelyDone', age: this.predictedFinish };
+		}
+		// A queued task whose turn should be over by now counts as likely done too.
+		if (this.queued && this.queuePlan && now >= this.queuePlan.hi) {
+			return { rank: 'likelyDone', age: this.queuePlan.hi };
 		}
 		return { rank: 'unknown', age: now };
 	}

@@ -8,6 +8,7 @@ import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from './er
 import { limits } from './limits';
 import { bounded } from './redact';
 import { PollSchedule } from './poll-schedule';
+import { QueueObservations } from './queue-observations';
 import { taskFromResult, type Task } from './task';
 import { apiRequest } from './transport';
 import { fieldError } from './validation';
@@ -123,6 +124,49 @@ function unknownStatus(
 	);
 }
 
+const observations = new Map<string, QueueObservations>();
+const IDLE_MS = 10 * 60_000;
+/** A queued task's wait longer than this is split, so that it is planned again on the way. */
+const REPLAN_ABOVE_MS = 20_000;
+
+/** The queue record its API's tasks share in this node execution (see `QueueObservations`). */
+function observationsFor(ctx: IExecuteSingleFunctions, api: IdealHouseApi): QueueObservations {
+	const key = `${ctx.getExecutionId()}|${api.name}`;
+	let record = observations.get(key);
+	if (!record) {
+		// Executions normally drop their record when they finish; this catches the ones that don't.
+		for (const [staleKey, stale] of observations) {
+			if (clock.now() - stale.lastUsed > IDLE_MS) observations.delete(staleKey);
+		}
+		record = new QueueObservations();
+		observations.set(key, record);
+		ctx.onExecutionFinish?.(() => observations.delete(key));
+	}
+	record.lastUsed = clock.now();
+	return record;
+}
+
+/**
+ * Waits `ms`. A queued task's wait is cut short ('woken') when its queue's record learns something,
+ * so that its next poll is planned anew without a request.
+ */
+async function pause(
+	ms: number,
+	stop: AbortSignal,
+	record: QueueObservations | undefined,
+): Promise<'slept' | 'woken' | 'stopped'> {
+	const wake = new AbortController();
+	const off = record?.onChange(() => wake.abort());
+	try {
+		await clock.sleep(ms, record ? AbortSignal.any([stop, wake.signal]) : stop);
+		return 'slept';
+	} catch {
+		return wake.signal.aborted && !stop.aborted ? 'woken' : 'stopped';
+	} finally {
+		off?.();
+	}
+}
+
 /**
  * Polls a task until it reaches Success or Failed. Passing faults (HTTP 429/5xx, code 1003,
  * dropped connections, unreadable bodies) are retried with backoff until the deadline; the
@@ -144,7 +188,8 @@ export async function waitForTask(
 	let last: Task | undefined;
 	let faults = 0;
 	let unknown = 0;
-	const schedule = new PollSchedule(clock.now(), interval, jittered(interval));
+	const record = observationsFor(this, api);
+	const schedule = new PollSchedule(clock.now(), interval, jittered(interval), record, taskId);
 	/** After a passing fault: the backoff, instead of the schedule's wait. */
 	let faultWait: number | undefined;
 
@@ -165,7 +210,15 @@ export async function waitForTask(
 			);
 		}
 		try {
-			await clock.sleep(Math.min(faultWait ?? schedule.waitMs(clock.now()), remaining), signal);
+			const wait = Math.min(faultWait ?? schedule.waitMs(clock.now()), remaining);
+			record.lastUsed = clock.now();
+			const queued = faultWait === undefined && schedule.isQueued;
+			// A long wait in a queue is planned again halfway, from what the tasks ahead have shown
+			// by then, without a request.
+			const slice = queued && wait > REPLAN_ABOVE_MS ? Math.ceil(wait / 2) : wait;
+			const paused = await pause(slice, signal, queued ? record : undefined);
+			if (paused === 'stopped') throw stopped(this, taskId);
+			if (paused === 'woken' || slice < wait) continue;
 			// The Timeout bounds the whole wait, this status check's answer included; a check due at
 			// the deadline itself still gets a second to answer.
 			const left = deadline - clock.now();
