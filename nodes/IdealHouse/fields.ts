@@ -101,7 +101,11 @@ export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields 
 			type: multi ? 'multiOptions' : 'options',
 			default: multi ? [] : '',
 			description: `${description}. ${LOADED_DESCRIPTION}.`,
-			typeOptions: { loadOptionsMethod: styleMethodName(api.styleKey ?? api.name, group) },
+			typeOptions: {
+				loadOptionsMethod: styleMethodName(api.styleKey ?? api.name, group),
+				// Several resources have a field of this name: the list is loaded again when the resource changes.
+				loadOptionsDependsOn: ['resource'],
+			},
 			displayOptions: { show },
 			routing: sent(name),
 		}),
