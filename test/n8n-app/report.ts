@@ -26,6 +26,13 @@ export function localCredential(id: string) {
 /** A log line about this package, its nodes or its credential. */
 const OURS = /ideal.?house|photoEnhancer|objectRemover|idealHouseApi/i;
 
+/**
+ * n8n 2.x's warnings about the database's version at start-up: older than it supports, only
+ * compatibility support (16), or not checked at all.
+ */
+const DATABASE_VERSION_WARNING =
+	/Postgres \d+ is not supported|Postgres \d+ is outside the supported range|Could not check database version/i;
+
 /** A setting run.sh passes in the environment; the driver cannot run without it. */
 export function requiredEnv(name: string, runner: string): string {
 	const value = process.env[name];
@@ -198,6 +205,17 @@ export class Report {
 			`${prefix}no warning or error line about our package, nodes or credential`,
 			ours.length === 0,
 			ours.join('\n'),
+		);
+	}
+
+	/** n8n's log of a process on PostgreSQL: no warning that the tests run on a version n8n does not support. */
+	checkDatabaseVersion(group: string, text: string, label?: string): void {
+		const warnings = text.split('\n').filter((line) => DATABASE_VERSION_WARNING.test(line));
+		this.check(
+			group,
+			`${label ? `${label}: ` : ''}no "Postgres … is not supported" line (nor another warning about its version)`,
+			warnings.length === 0,
+			warnings.join('\n').slice(0, 1000),
 		);
 	}
 

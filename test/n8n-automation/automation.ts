@@ -7,7 +7,8 @@
  *              replaced photo must be enhanced once, and nothing else paid for (scheduled.ts);
  *   CRM        the webhook example called for four listings at once, with a rejected photo and
  *              a failed task among them (crm.ts);
- *   checks     n8n's log about the package, then the summary with the measured figures.
+ *   checks     n8n's log about the package and about PostgreSQL's version, then the summary
+ *              with the measured figures.
  */
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
 		// The rejected photo and the failed task of the CRM run, on purpose.
 		provoked: /Ideal House error 1011|task \d+ failed|refunded/i,
 	});
+	report.checkDatabaseVersion('n8n log', ctx.n8n.output());
 	return report.print({
 		title: 'n8n automations: a scheduled MLS feed and a CRM webhook in a live n8n',
 		header: [

@@ -203,13 +203,15 @@ export function createdInLog(instance: Instance, executionId: string): LoggedTas
 
 /**
  * Warnings and errors of all processes, for the summary; ours fail the run, except the stalled
- * jobs the worker kills cause on purpose.
+ * jobs the worker kills cause on purpose. A warning about PostgreSQL's version fails it too.
  */
 export function checkProcessLogs(): void {
-	for (const instance of instances)
+	for (const instance of instances) {
 		report.checkPackageLog('process logs', instance.proc.output(), {
 			n8nAppDir: N8N_APP,
 			label: instance.name,
 			expected: /Problem with execution|stalled/i,
 		});
+		report.checkDatabaseVersion('process logs', instance.proc.output(), instance.name);
+	}
 }

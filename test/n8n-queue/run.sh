@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The nodes in n8n's queue mode (`npm run test:n8n-queue`):
-#   1. installs n8n once per machine (test/n8n-app/lib.sh), and Redis and PostgreSQL from Debian
-#      when they are missing;
+#   1. installs n8n and PostgreSQL 17 once per machine (test/n8n-app/lib.sh), and Redis from
+#      Debian when it is missing;
 #   2. builds, packs and installs this package into a fresh N8N_USER_FOLDER;
 #   3. starts its own Redis and PostgreSQL on free loopback ports, with their data in the work
 #      folder (no system service is used or touched);
@@ -13,6 +13,7 @@
 #
 # Environment:
 #   N8N_APP_DIR   where n8n is installed (default: see test/n8n-app/lib.sh; n8n 2.41 here).
+#   PG_INSTALL_DIR  where PostgreSQL 17 is installed (default: see test/n8n-app/lib.sh).
 #   KEEP_WORK=1   keep the work folder after a passing run.
 set -euo pipefail
 
@@ -25,42 +26,28 @@ RUN_START="$(now)"
 
 ensure_n8n_app
 
-# Redis and PostgreSQL from Debian, when missing.
-pg_bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+ensure_postgres
+
+# Redis from Debian, when missing.
 t0="$(now)"
 missing=()
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v redis-cli >/dev/null || missing+=(redis-tools)
-[ -n "$(pg_bin_dir)" ] && [ -x "$(pg_bin_dir)/initdb" ] || missing+=(postgresql)
 if [ "${#missing[@]}" -gt 0 ]; then
 	apt_install "${missing[@]}"
 	step_done "install ${missing[*]} (apt)" "${t0}"
 else
-	step_done "redis + postgresql (installed)" "${t0}"
+	step_done "redis (installed)" "${t0}"
 fi
-PG_BIN="$(pg_bin_dir)"
 
 make_work n8n-queue-e2e
 # PostgreSQL runs as another user when this runs as root: it must be able to reach its folder.
 chmod 711 "${WORK}"
 mkdir -p "${WORK}/logs"
-PG_DATA="${WORK}/postgres/data"
-PG_SOCKET_DIR="${WORK}/postgres/socket"
 REDIS_DIR="${WORK}/redis"
 REDIS_PID=""
-PG_STARTED=""
 PIDS_FILE="${WORK}/n8n-pids"
 : >"${PIDS_FILE}"
-
-# PostgreSQL refuses to run as root: then the Debian package's `postgres` user owns its folder.
-if [ "$(id -u)" -eq 0 ]; then
-	PG_USER="postgres"
-	id -u "${PG_USER}" >/dev/null 2>&1 || fail "user ${PG_USER} missing (it comes with the postgresql package)"
-	as_pg() { runuser -u "${PG_USER}" -- "$@"; }
-else
-	PG_USER="$(id -un)"
-	as_pg() { "$@"; }
-fi
 
 cleanup() {
 	local code=$?
@@ -74,9 +61,7 @@ cleanup() {
 		for _ in $(seq 50); do kill -0 "${REDIS_PID}" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "${REDIS_PID}" 2>/dev/null
 	fi
-	if [ -n "${PG_STARTED}" ]; then
-		as_pg "${PG_BIN}/pg_ctl" -D "${PG_DATA}" -m immediate -w -t 20 stop >/dev/null 2>&1
-	fi
+	stop_postgres
 	keep_or_remove_work "${code}" "logs in ${WORK}/logs"
 	exit "${code}"
 }
@@ -85,10 +70,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 install_package "${WORK}"
-
-free_port() {
-	node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
-}
 
 # Redis: loopback only, no persistence, data folder in the work folder.
 t0="$(now)"
@@ -105,28 +86,11 @@ done
 [ "$(redis-cli -p "${REDIS_PORT}" ping 2>/dev/null)" = "PONG" ] || fail "redis-server not answering on ${REDIS_PORT}"
 step_done "start redis" "${t0}"
 
-# PostgreSQL: a throw-away cluster (fsync off) on a loopback port, its socket in the work folder.
+# PostgreSQL: a throw-away cluster on a loopback port, data and socket in the work folder.
+start_postgres "${WORK}/postgres" "${WORK}/logs"
 t0="$(now)"
-PG_PORT="$(free_port)"
-PG_PASSWORD="$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-mkdir -p "${WORK}/postgres" "${PG_SOCKET_DIR}"
-printf '%s\n' "${PG_PASSWORD}" >"${WORK}/postgres/pwfile"
-chmod 600 "${WORK}/postgres/pwfile"
-if [ "$(id -u)" -eq 0 ]; then chown -R "${PG_USER}" "${WORK}/postgres"; fi
-as_pg "${PG_BIN}/initdb" -D "${PG_DATA}" -U n8n --pwfile="${WORK}/postgres/pwfile" \
-	--auth-local=scram-sha-256 --auth-host=scram-sha-256 -E UTF8 --no-locale >"${WORK}/logs/initdb.log" 2>&1 ||
-	fail "initdb (log: ${WORK}/logs/initdb.log)"
-rm -f "${WORK}/postgres/pwfile"
-PG_STARTED=1
-as_pg "${PG_BIN}/pg_ctl" -D "${PG_DATA}" -l "${WORK}/postgres/server.log" -w -t 60 \
-	-o "-c listen_addresses=127.0.0.1 -p ${PG_PORT} -k ${PG_SOCKET_DIR} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" \
-	start >"${WORK}/logs/pg_ctl.log" 2>&1 || {
-	cp "${WORK}/postgres/server.log" "${WORK}/logs/postgres.log" 2>/dev/null
-	fail "pg_ctl start (log: ${WORK}/logs/postgres.log)"
-}
-PGPASSWORD="${PG_PASSWORD}" "${PG_BIN}/psql" -h 127.0.0.1 -p "${PG_PORT}" -U n8n -d postgres -v ON_ERROR_STOP=1 -q \
-	-c 'CREATE DATABASE n8n' >"${WORK}/logs/createdb.log" 2>&1 || fail "CREATE DATABASE (log: ${WORK}/logs/createdb.log)"
-step_done "start postgresql ($(basename "$(dirname "${PG_BIN}")"))" "${t0}"
+psql_n8n -d postgres -c 'CREATE DATABASE n8n' >"${WORK}/logs/createdb.log" 2>&1 || fail "CREATE DATABASE (log: ${WORK}/logs/createdb.log)"
+step_done "create database n8n" "${t0}"
 
 QUEUE_REPO="${REPO}" QUEUE_WORK="${WORK}" QUEUE_USER_FOLDER="${USER_FOLDER}" QUEUE_N8N_APP="${APP_DIR}" \
 	QUEUE_REDIS_PORT="${REDIS_PORT}" QUEUE_PG_PORT="${PG_PORT}" QUEUE_PG_PASSWORD="${PG_PASSWORD}" \

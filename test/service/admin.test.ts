@@ -2,6 +2,7 @@
 // Admin endpoints, programmatic controls, sample images and the CLI.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RunningService } from '../../service/server.ts';
 import { startService } from '../../service/server.ts';
 import { sampleBytes } from '../../service/samples.ts';
@@ -241,13 +242,31 @@ describe('sample images', () => {
 	});
 });
 
+/**
+ * Node's arguments to run a TypeScript file. Node 22.18 and later strip the types themselves;
+ * older ones (Node 20, which n8n 1.x still runs on) load it through tsx's loader, in the same
+ * process, so that signals reach the CLI directly.
+ */
+function runTypeScript(): string[] {
+	return process.features.typescript
+		? []
+		: ['--import', pathToFileURL(require.resolve('tsx')).href];
+}
+
 describe('CLI (service/main.ts)', () => {
 	it('prints the base URL, key and samples, serves, and stops on SIGTERM', async () => {
 		// The CLI with fixed arguments, to check startup output and signal handling.
 		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions
 		const child = spawn(
 			process.execPath,
-			[join(__dirname, '../../service/main.ts'), '--port', '0', '--key', 'cli-key=33'],
+			[
+				...runTypeScript(),
+				join(__dirname, '../../service/main.ts'),
+				'--port',
+				'0',
+				'--key',
+				'cli-key=33',
+			],
 			{
 				stdio: ['ignore', 'pipe', 'pipe'],
 			},
