@@ -14,8 +14,9 @@
  * an API other than the Photo Enhancer, its wall as a ratio of the Photo Enhancer's row with the
  * same tasks and N in the same run.
  *
- *   npm run bench                                   # everything (about 17 minutes)
+ *   npm run bench                                   # everything (about 24 minutes)
  *   npm run bench -- --models fixed --n 1,50         # a subset
+ *   npm run bench -- --models serial                 # 20 AI 3D tasks waiting their turn
  *   npm run bench -- --downloads 0                   # no download run
  *   npm run bench -- --apis photoEnhancer            # only the Photo Enhancer's rows
  *   npm run bench -- --api-models fixed,queue        # Virtual Staging rows for more task models
@@ -50,7 +51,7 @@ const outName = option('out', 'results');
 const outDir = join(__dirname, '..', 'bench', 'out');
 
 /** The APIs a row can run, each through its node with the parameters it sends. */
-type BenchApi = 'photoEnhancer' | 'virtualStaging';
+type BenchApi = 'photoEnhancer' | 'virtualStaging' | 'ai3d';
 
 interface ApiRun {
 	label: string;
@@ -86,6 +87,17 @@ const API_RUNS: Record<BenchApi, ApiRun> = {
 		}),
 		sent: {},
 	},
+	ai3d: {
+		label: 'AI 3D',
+		api: APIS.ai3d,
+		node: 'idealHouse',
+		parameters: () => ({
+			resource: 'ai3d',
+			operation: 'create',
+			prompt: 'A two-storey brick house with a gabled roof',
+		}),
+		sent: {},
+	},
 };
 
 /** How the service's tasks behave. Durations in ms; `workers` below N makes tasks queue. */
@@ -96,6 +108,10 @@ interface Model {
 	taskDurationJitterMs: number;
 	workers: number;
 	progressModel: 'linear' | 'stuck-then-jump';
+	/** Rows of this model run only through this API, whatever --apis says. */
+	api?: BenchApi;
+	/** Its own item counts, whatever --n says. */
+	sizes?: number[];
 }
 
 const MODELS: Record<string, Model> = {
@@ -130,6 +146,17 @@ const MODELS: Record<string, Model> = {
 		taskDurationJitterMs: 0,
 		workers: 1000,
 		progressModel: 'stuck-then-jump',
+	},
+	// AI 3D runs one task at a time per account, whatever `workers` says: each waits its turn.
+	serial: {
+		name: 'serial',
+		label: '20 s, one at a time (AI 3D queue), linear',
+		taskDurationMs: 20_000,
+		taskDurationJitterMs: 0,
+		workers: 4,
+		progressModel: 'linear',
+		api: 'ai3d',
+		sizes: [20],
 	},
 };
 
@@ -531,7 +558,7 @@ async function main() {
 		return;
 	}
 
-	const models = list('models', 'fixed,uniform,queue,stuck').map((name) => {
+	const models = list('models', 'fixed,uniform,queue,stuck,serial').map((name) => {
 		if (!MODELS[name])
 			throw new Error(`unknown model ${name} (known: ${Object.keys(MODELS).join(', ')})`);
 		return MODELS[name];
@@ -554,8 +581,14 @@ async function main() {
 	// against them.
 	for (const api of apis) {
 		for (const model of models) {
-			if (api !== 'photoEnhancer' && !apiModels.has(model.name)) continue;
+			if (model.api || (api !== 'photoEnhancer' && !apiModels.has(model.name))) continue;
 			for (const n of sizes) specs.push({ api, model, n, mode: 'concurrent', resultBytes: 0 });
+		}
+	}
+	for (const model of models) {
+		if (!model.api) continue;
+		for (const n of model.sizes ?? sizes) {
+			specs.push({ api: model.api, model, n, mode: 'concurrent', resultBytes: 0 });
 		}
 	}
 	for (const n of serial) specs.push({ model: MODELS.fixed, n, mode: 'serial', resultBytes: 0 });
