@@ -30,6 +30,7 @@ export const EXAMPLES: Example[] = [
 		id: 'ihStageAndTwilight',
 		verify: verifyStageAndTwilight,
 	},
+	{ file: 'floor-plan-to-3d.json', id: 'ihFloorPlanTo3d', verify: verifyFloorPlanTo3d },
 ];
 
 /** Runs in `n8n start`, published, through its form's production URL with a file upload. */
@@ -244,5 +245,77 @@ async function verifyStageAndTwilight(ctx: Context, group: string, run: RunOutpu
 			photos: lines,
 			creditsCharged: 2 * CREDITS.virtualStaging + CREDITS.photoEnhancer,
 		},
+	);
+}
+
+/** The home of floor-plan-to-3d.json, as its "Home brief" node sets it. */
+const HOME = {
+	project: 'Plot 7, Willow Lane',
+	/**
+	 * Floor Plan's pages name no default model type, so the node always sends one (its first,
+	 * Base), and the price is known.
+	 */
+	floorPlan: { bedrooms: 3, bathrooms: 2, kitchenType: 'open', modelType: 'Base' },
+	prompt: 'Furnished top view, light oak floors, warm daylight',
+	/** Floor Plan draws at this size; the Plan Visualizer keeps the size of the plan it renders. */
+	planSize: [1536, 1024] as [number, number],
+};
+
+async function verifyFloorPlanTo3d(ctx: Context, group: string, run: RunOutput): Promise<void> {
+	const plan = nodeItems(group, run, 'Draw the floor plan', 1)[0];
+	if (plan) {
+		// No image in: the service draws the plan from the rooms and the kitchen type alone.
+		await checkTaskItem(ctx, group, 'Draw the floor plan', 0, plan, {
+			kind: 'floorPlan',
+			imageUrls: [],
+			input: HOME.floorPlan,
+			source: HOME.planSize,
+		});
+	}
+	const planUrl = plan?.json.output?.resultUrl;
+
+	const visual = nodeItems(group, run, 'Visualize the plan', 1)[0];
+	if (visual) {
+		await checkTaskItem(ctx, group, 'Visualize the plan', 0, visual, {
+			kind: 'planVisualizer',
+			imageUrls: [String(planUrl)],
+			// Plan Type, Style, View and Model Type left at the service's defaults: not sent.
+			input: { imageUrl: planUrl, prompt: HOME.prompt },
+			source: HOME.planSize,
+			binary: 'visualization',
+		});
+	}
+	const visualUrl = visual?.json.output?.resultUrl;
+
+	const model = nodeItems(group, run, 'Model it in 3D', 1)[0];
+	if (model) {
+		await checkTaskItem(ctx, group, 'Model it in 3D', 0, model, {
+			kind: 'ai3d',
+			imageUrls: [String(visualUrl)],
+			input: { imageUrl: visualUrl },
+			binary: 'model',
+		});
+	}
+
+	const deliverables = nodeItems(group, run, 'Deliverables', 1)[0];
+	equal(
+		group,
+		'Deliverables: the project, the three result URLs, the exact task ids and the credits in total',
+		deliverables?.json,
+		{
+			project: HOME.project,
+			floorPlan: planUrl,
+			visualization: visualUrl,
+			model: model?.json.output?.resultUrl,
+			taskIds: { floorPlan: plan?.json.id, visualization: visual?.json.id, model: model?.json.id },
+			creditsCharged: CREDITS.floorPlan + CREDITS.planVisualizer + CREDITS.ai3d,
+		},
+	);
+	// Merge and Set pass the files on as they are: the same binaries the two nodes attached.
+	equal(
+		group,
+		'Deliverables: both files attached, the visualization and the model as their nodes stored them',
+		deliverables?.binary,
+		{ visualization: visual?.binary?.visualization, model: model?.binary?.model },
 	);
 }

@@ -61,8 +61,29 @@ export function nodeItems(group: string, run: RunOutput, node: string, count: nu
 // ---------------------------------------------------------------------------------------------
 // One task item
 
-/** The APIs the examples call, with the credits one task costs (no model type to choose). */
-export const CREDITS = { photoEnhancer: 10, objectRemover: 1, virtualStaging: 1 };
+/**
+ * The APIs the examples call, with the credits one task costs; those priced by model type at the
+ * model the examples leave in place: Base for Floor Plan (the node's first, always sent) and for
+ * Plan Visualizer (the service's default, none sent).
+ */
+export const CREDITS = {
+	photoEnhancer: 10,
+	objectRemover: 1,
+	virtualStaging: 1,
+	floorPlan: 10,
+	planVisualizer: 3,
+	ai3d: 20,
+};
+
+/** The file a finished task gives: AI 3D a binary glTF model (no pixel size), the others a PNG. */
+const RESULT_FILES = {
+	png: { extension: 'png', mimeType: 'image/png' },
+	glb: { extension: 'glb', mimeType: 'model/gltf-binary' },
+};
+
+function resultFile(kind: TaskExpectation['kind']) {
+	return kind === 'ai3d' ? RESULT_FILES.glb : RESULT_FILES.png;
+}
 
 export interface TaskExpectation {
 	kind: keyof typeof CREDITS;
@@ -75,8 +96,11 @@ export interface TaskExpectation {
 	presetId?: string;
 	imageSize?: string;
 	emptyType?: string;
-	/** Source size; the enhancer scales its long edge, the other APIs keep it. */
-	source: [number, number];
+	/**
+	 * Source size; the enhancer scales its long edge, the other APIs keep it (Floor Plan, with no
+	 * source, draws 1536x1024). Not given for AI 3D: a model has no pixel size.
+	 */
+	source?: [number, number];
 	binary?: string;
 	/** Statuses allowed (default: Success only). */
 	statuses?: string[];
@@ -148,7 +172,11 @@ function checkSentInput(
 	input: Record<string, unknown>,
 	expected: TaskExpectation,
 ): void {
-	const sentUrls = Array.isArray(input.imageUrls) ? input.imageUrls : [input.imageUrl];
+	const sentUrls = Array.isArray(input.imageUrls)
+		? input.imageUrls
+		: input.imageUrl === undefined
+			? []
+			: [input.imageUrl];
 	equal(group, `${label}: the service received the image URL(s)`, sentUrls, expected.imageUrls);
 	if (expected.input)
 		equal(group, `${label}: the service received exactly these fields`, input, expected.input);
@@ -179,27 +207,42 @@ async function checkResult(
 ): Promise<string> {
 	const { json } = item;
 	const output = json.output ?? {};
+	const file = resultFile(expected.kind);
 	if (idOk)
 		equal(
 			group,
 			`${label}: resultUrl`,
 			output.resultUrl,
-			`${ctx.base}/results/${String(json.id)}.png`,
+			`${ctx.base}/results/${String(json.id)}.${file.extension}`,
 		);
 	const want = expectedSize(expected);
 	const [ow, oh] = [output.width ?? -1, output.height ?? -1];
-	check(
-		group,
-		`${label}: output size ${want.join('x')}`,
-		Math.abs(ow - want[0]) <= 1 && Math.abs(oh - want[1]) <= 1,
-		`got ${ow}x${oh}`,
-	);
-	let line = ` ${`${ow}x${oh}`.padEnd(10)} ${String(json.creditsCharged)} cr`;
+	if (want) {
+		check(
+			group,
+			`${label}: output size ${want.join('x')}`,
+			Math.abs(ow - want[0]) <= 1 && Math.abs(oh - want[1]) <= 1,
+			`got ${ow}x${oh}`,
+		);
+	} else {
+		equal(
+			group,
+			`${label}: output width and height null (a 3D model)`,
+			[output.width, output.height],
+			[null, null],
+		);
+	}
+	const size = want ? `${ow}x${oh}` : '3D model';
+	let line = ` ${size.padEnd(10)} ${String(json.creditsCharged)} cr`;
 	if (expected.binary) {
-		line += await checkDownload(group, label, item, expected.binary, String(output.resultUrl), [
-			ow,
-			oh,
-		]);
+		line += await checkDownload(
+			group,
+			label,
+			item,
+			expected.binary,
+			String(output.resultUrl),
+			want ? [ow, oh] : undefined,
+		);
 	} else {
 		check(
 			group,
@@ -211,7 +254,8 @@ async function checkResult(
 	return `${line}  ${String(output.resultUrl)}`;
 }
 
-function expectedSize(expected: TaskExpectation): [number, number] {
+function expectedSize(expected: TaskExpectation): [number, number] | undefined {
+	if (!expected.source) return undefined;
 	const [w, h] = expected.source;
 	if (expected.kind !== 'photoEnhancer') return [w, h];
 	const edge = PHOTO_SIZES[expected.imageSize ?? '4K'];
@@ -220,7 +264,8 @@ function expectedSize(expected: TaskExpectation): [number, number] {
 
 /**
  * Download Result: the binary's metadata, and the bytes n8n stored compared with the service's
- * result file. Returns the summary line's part about the binary.
+ * result file: a PNG of the output size (`pixels`), or without one a binary glTF model. Returns
+ * the summary line's part about the binary.
  */
 async function checkDownload(
 	group: string,
@@ -228,7 +273,7 @@ async function checkDownload(
 	item: Item,
 	key: string,
 	resultUrl: string,
-	[ow, oh]: [number, number],
+	pixels: [number, number] | undefined,
 ): Promise<string> {
 	const meta = item.binary?.[key];
 	if (
@@ -241,8 +286,9 @@ async function checkDownload(
 	)
 		return '';
 	const file = Buffer.from(await (await fetch(resultUrl)).arrayBuffer());
-	equal(group, `${label}: binary mimeType`, meta!.mimeType, 'image/png');
-	equal(group, `${label}: binary fileExtension`, meta!.fileExtension, 'png');
+	const expected = pixels ? RESULT_FILES.png : RESULT_FILES.glb;
+	equal(group, `${label}: binary mimeType`, meta!.mimeType, expected.mimeType);
+	equal(group, `${label}: binary fileExtension`, meta!.fileExtension, expected.extension);
 	equal(group, `${label}: binary fileName`, meta!.fileName, basename(resultUrl));
 	equal(group, `${label}: binary size = the result file's size`, binarySize(meta!), file.length);
 	const stored = storedBinary(meta!);
@@ -254,7 +300,16 @@ async function checkDownload(
 			? `stored ${stored.length} bytes, result ${file.length} bytes`
 			: `cannot read binary ${meta!.id}`,
 	);
-	equal(group, `${label}: stored PNG is ${ow}x${oh}`, stored && pngSize(stored), [ow, oh]);
+	if (pixels) {
+		equal(group, `${label}: stored PNG is ${pixels.join('x')}`, stored && pngSize(stored), pixels);
+	} else {
+		equal(
+			group,
+			`${label}: stored file is a binary glTF 2.0 model (magic "glTF", version 2)`,
+			stored && glbHeader(stored),
+			{ magic: 'glTF', version: 2, length: stored?.length },
+		);
+	}
 	return `  ${key}: ${meta!.mimeType} ${binarySize(meta!)} B (${meta!.id ? 'filesystem' : 'inline'})`;
 }
 
@@ -362,6 +417,16 @@ function pngSize(bytes: Buffer): [number, number] | undefined {
 	const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 	if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature)) return undefined;
 	return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+}
+
+/** The header of a binary glTF file: its magic, its version and the length it declares. */
+function glbHeader(bytes: Buffer): { magic: string; version: number; length: number } | undefined {
+	if (bytes.length < 12) return undefined;
+	return {
+		magic: bytes.subarray(0, 4).toString('latin1'),
+		version: bytes.readUInt32LE(4),
+		length: bytes.readUInt32LE(8),
+	};
 }
 
 /**
