@@ -35,6 +35,8 @@ const AGREEMENT_MIN_MS = 2000;
  */
 const REFINE_ABOVE_MS = 1000;
 const REFINE_LEAD_MS = MIN_POLL_GAP_MS + 500;
+/** A first poll this much later than planned waited for the request budget. */
+const TENTATIVE_SLACK_MS = 1000;
 
 export interface TaskProgress {
 	status: string;
@@ -172,8 +174,10 @@ export class PollSchedule {
 		this.earliestFinish = window.earliest;
 		// Another task's run time may not be this one's: its own next reading is not held to it.
 		this.borrowedPrediction = window.borrowed === true;
-		if (window.run) this.observations?.recordRun(this.taskKey, window.run);
-		this.observations?.recordEnd(this.taskKey, { lo: window.earliest, hi: window.latest });
+		if (window.run || window.borrowed) {
+			if (window.run) this.observations?.recordRun(this.taskKey, window.run);
+			this.observations?.recordEnd(this.taskKey, { lo: window.earliest, hi: window.latest });
+		}
 	}
 
 	/** Tells the shared record when the task ended: as predicted if that fits, else between polls. */
@@ -183,12 +187,13 @@ export class PollSchedule {
 			this.predictedFinish !== undefined
 				? { lo: this.earliestFinish ?? this.predictedFinish, hi: this.predictedFinish }
 				: plan;
+		this.observations.forgetTentative(this.taskKey);
 		const lo = Math.max(previousPollAt, predicted?.lo ?? previousPollAt);
 		const hi = Math.min(at, predicted?.hi ?? at);
-		this.observations.recordEnd(
-			this.taskKey,
-			lo <= hi ? { lo, hi } : { lo: previousPollAt, hi: at },
-		);
+		const end = lo <= hi ? { lo, hi } : { lo: previousPollAt, hi: at };
+		// An end known only to within more than a second (say, polls held back by the request
+		// budget) would blur the other tasks' turns more than it places them.
+		if (end.hi - end.lo <= REFINE_ABOVE_MS) this.observations.recordEnd(this.taskKey, end);
 	}
 
 	private notYetStarted(at: number): void {
@@ -219,25 +224,23 @@ export class PollSchedule {
 		if (!this.anchor) {
 			if (!this.sawNotStarted && bySighting - at <= 2 * this.intervalMs) {
 				const earliest = start + ((at - start) * 100) / (percentage + 1);
-				return {
-					earliest,
-					latest: bySighting,
-					run: { lo: earliest - start, hi: bySighting - start },
-				};
+				// A first poll held back by the request budget may come after a queue it did not see:
+				// good enough for its own poll (the finish is no later), not for others' run time.
+				const early = at - start <= this.firstWaitMs + TENTATIVE_SLACK_MS;
+				const run = early ? { lo: earliest - start, hi: bySighting - start } : undefined;
+				return { earliest, latest: bySighting, run };
 			}
 			this.anchor = { at, percentage };
-			if (!this.sawNotStarted) {
-				// Not trusted for this task's own poll, but, until its next reading replaces it, the
-				// queued tasks of its API learn from it what nothing else has told them yet: its run
-				// time if it did not queue unseen.
+			if (!this.sawNotStarted && at - start <= this.firstWaitMs + TENTATIVE_SLACK_MS) {
+				// Not trusted for this task's own poll, but, until its next reading, the queued tasks
+				// of its API go by it while no task has shown more: its run time if it did not queue
+				// unseen. Only from a first poll that was not held back, so that it could not have
+				// queued long unseen.
 				const run = { lo: ((at - start) * 100) / (percentage + 1), hi: bySighting - start };
-				const known = this.observations?.runTime;
-				if (!known || (run.lo <= known.hi && run.hi >= known.lo)) {
-					this.observations?.recordRun(this.taskKey, run);
-					this.observations?.recordEnd(this.taskKey, { lo: start + run.lo, hi: bySighting });
-				}
-				return undefined;
+				this.observations?.recordRun(this.taskKey, run, true);
+				this.observations?.recordEnd(this.taskKey, { lo: start + run.lo, hi: bySighting });
 			}
+			if (!this.sawNotStarted) return undefined;
 			// Out of the queue: the run time the API's other tasks showed places it from this reading.
 			const run = this.observations?.runTime;
 			if (!run) return undefined;

@@ -35,15 +35,25 @@ const MAX_RUNS = 64;
 const MAX_ENDS = 4096;
 /** The workers counted from the ends are believed when this close to the upper bound. */
 const COUNT_SHARE = 0.1;
+/** How many rounds back an end's partner is looked for: more rounds, finer; fewer, sooner. */
+const RHYTHM_ROUNDS = 8;
+/** How far from where it should be, as a share of the run time, an end still counts as a partner. */
+const PARTNER_SHARE = 0.1;
+/** The share of run-time samples at either end left out when not all of them agree. */
+const TRIM_SHARE = 0.1;
 /** A run time this much wider or narrower than before changes queued tasks' plans. */
 const RUN_CHANGE_SHARE = 0.01;
 
 export class QueueObservations {
 	private readonly runs = new Map<string, Window>();
+	/** Run times read from one early reading only: used while no task has shown more. */
+	private readonly tentativeRuns = new Map<string, Window>();
 	private readonly ends = new Map<string, Window>();
 	/** Ends sorted by their middle; rebuilt when an end is added or moved. */
 	private sortedEnds: Window[] | undefined;
 	private runWindow: Window | undefined;
+	/** The run time the ends' rhythm gives; null until worked out from the current ends. */
+	private rhythm: Window | undefined | null = null;
 	/** The fewest tasks ahead that any queued task reported: the workers are no more. */
 	workersAtMost: number | undefined;
 	/** From the first to the latest reading that found a task queued: every worker was busy. */
@@ -52,18 +62,33 @@ export class QueueObservations {
 	lastUsed = 0;
 
 	/** A running task's run time, as far as its progress pins it down; replaces its earlier one. */
-	recordRun(taskKey: string, run: Window): void {
+	recordRun(taskKey: string, run: Window, tentative = false): void {
 		if (!(run.lo > 0) || !(run.hi >= run.lo)) return;
-		this.runs.delete(taskKey);
-		this.runs.set(taskKey, run);
-		if (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
+		const runs = tentative ? this.tentativeRuns : this.runs;
+		if (!tentative) this.tentativeRuns.delete(taskKey);
+		runs.delete(taskKey);
+		runs.set(taskKey, run);
+		if (runs.size > MAX_RUNS) runs.delete(runs.keys().next().value as string);
+		this.runsChanged();
+	}
+
+	/** The task ended: what its one early reading suggested no longer counts. */
+	forgetTentative(taskKey: string): void {
+		if (this.tentativeRuns.delete(taskKey)) this.runsChanged();
+	}
+
+	private runsChanged(): void {
 		const before = this.runWindow;
-		this.runWindow = agreed([...this.runs.values()]);
-		const after = this.runWindow;
+		const samples = this.runs.size > 0 ? this.runs : this.tentativeRuns;
+		const after = samples.size > 0 ? agreed([...samples.values()]) : undefined;
+		this.runWindow = after;
+		this.rhythm = null;
 		if (
-			!before ||
-			Math.abs(after.lo - before.lo) > RUN_CHANGE_SHARE * before.lo ||
-			Math.abs(after.hi - before.hi) > RUN_CHANGE_SHARE * before.hi
+			(before === undefined) !== (after === undefined) ||
+			(before &&
+				after &&
+				(Math.abs(after.lo - before.lo) > RUN_CHANGE_SHARE * before.lo ||
+					Math.abs(after.hi - before.hi) > RUN_CHANGE_SHARE * before.hi))
 		) {
 			this.changed();
 		}
@@ -77,6 +102,7 @@ export class QueueObservations {
 		this.ends.set(taskKey, end);
 		if (this.ends.size > MAX_ENDS) this.ends.delete(this.ends.keys().next().value as string);
 		this.sortedEnds = undefined;
+		this.rhythm = null;
 		// While the first round of workers is still unknown, each new end places one of them.
 		if (first && this.ends.size <= (this.workersAtMost ?? 0)) this.changed();
 	}
@@ -103,18 +129,38 @@ export class QueueObservations {
 	}
 
 	/**
-	 * In a queue that stays busy, each worker starts its next task as it ends one, so ends that
-	 * lie `workers` apart in order lie one run time apart. Over many ends that measures the run
-	 * time more finely than any one task's whole-number percentage does.
+	 * In a queue that stays busy, each worker starts its next task as it ends one, so its ends lie
+	 * whole run times apart. Each recent end and the end nearest to where its worker ended some
+	 * rounds earlier measure the run time more finely than any one task's whole-number percentage
+	 * does; an end with no partner there (seen too late to place) measures nothing.
 	 */
 	private queueRunTime(): Window | undefined {
+		if (this.rhythm !== null) return this.rhythm;
+		this.rhythm = undefined;
+		const run = this.runWindow;
 		const workers = this.workers();
 		const ends = this.sorted();
-		if (!workers || ends.length <= workers) return undefined;
-		const rounds = Math.floor((ends.length - 1) / workers);
-		const last = ends[ends.length - 1];
-		const first = ends[ends.length - 1 - rounds * workers];
-		return { lo: (last.lo - first.hi) / rounds, hi: (last.hi - first.lo) / rounds };
+		if (!run || !workers || ends.length < 2) return undefined;
+		const average = (run.lo + run.hi) / 2;
+		const rounds = Math.min(
+			RHYTHM_ROUNDS,
+			Math.floor((mid(ends[ends.length - 1]) - mid(ends[0])) / average),
+		);
+		if (rounds < 1) return undefined;
+		// Where the partner lies is known only as well as the run time, over that many rounds.
+		const tolerance = Math.min(
+			average / 2,
+			PARTNER_SHARE * average + (rounds * (run.hi - run.lo)) / 2,
+		);
+		const samples: Window[] = [];
+		for (const end of ends.slice(-2 * workers)) {
+			const at = mid(end) - rounds * average;
+			const partner = nearest(ends, at);
+			if (!partner || Math.abs(mid(partner) - at) > tolerance) continue;
+			samples.push({ lo: (end.lo - partner.hi) / rounds, hi: (end.hi - partner.lo) / rounds });
+		}
+		this.rhythm = samples.length > 0 ? agreed(samples) : undefined;
+		return this.rhythm;
 	}
 
 	/**
@@ -126,31 +172,35 @@ export class QueueObservations {
 		if (!run || waitNumber < 1) return undefined;
 		const workers = Math.max(1, Math.min(this.workers() ?? 1, waitNumber));
 		const ends = this.sorted();
-		let index = ends.findIndex((end) => mid(end) > at);
-		if (index < 0) index = ends.length;
-		// The tasks running at `at`: each worker's first end after it. Known ends first; for workers
-		// not yet seen ending after `at`, their last end before it carried on by whole run times;
-		// for workers never seen, any moment of the next run time.
-		const running = ends.slice(index, index + workers);
 		const average = (run.lo + run.hi) / 2;
-		for (let k = index - 1; k >= 0 && running.length < workers; k--) {
-			const end = ends[k];
-			const rounds = Math.max(1, Math.ceil((at - mid(end)) / average));
-			running.push({ lo: end.lo + rounds * run.lo, hi: end.hi + rounds * run.hi });
+		// Each worker ends a task every run time, so every end tells, by whole run times, when its
+		// worker ends one in the run time after `at`: the ends nearest `at` tell it best. Ends may be
+		// missing (tasks seen done too late to place), so the workers' ends are taken as quantiles of
+		// those carried, not one by one; workers not seen at all may end at any moment.
+		const near = ends.filter((end) => Math.abs(mid(end) - at) <= RECENT_ROUNDS * average);
+		const sample = near.length > 0 ? near : ends.slice(-RECENT_ROUNDS * workers);
+		const carried = sample
+			.map((end) => shifted(end, Math.floor((at - mid(end)) / average) + 1, run))
+			.sort((x, y) => mid(x) - mid(y));
+		const running: Window[] = [];
+		if (carried.length >= workers) {
+			for (let k = 0; k < workers; k++) {
+				running.push(carried[Math.floor((k * carried.length) / workers)]);
+			}
+		} else {
+			running.push(...carried);
+			while (running.length < workers) running.push({ lo: at, hi: at + run.hi });
+			running.sort((x, y) => mid(x) - mid(y));
 		}
-		while (running.length < workers) running.push({ lo: at, hi: at + run.hi });
-		const recent = ends.slice(-RECENT_ROUNDS * workers);
-		const phases = running.map((phase) => narrowed(phase, recent, run));
-		phases.sort((a, b) => mid(a) - mid(b));
 		// The tasks waiting ahead, then this one, start in turn as those end, each a run time later.
-		const phase = phases[waitNumber % workers];
+		const phase = running[waitNumber % workers];
 		const rounds = Math.floor(waitNumber / workers);
 		// The ends nearest to it, on the same worker, pin it closer than rounds of run times do.
-		return narrowed(
-			{ lo: phase.lo + rounds * run.lo, hi: phase.hi + rounds * run.hi },
-			recent,
-			run,
+		const finish = { lo: phase.lo + rounds * run.lo, hi: phase.hi + rounds * run.hi };
+		const around = ends.filter(
+			(end) => Math.abs(mid(end) - mid(finish)) <= RECENT_ROUNDS * average,
 		);
+		return narrowed(finish, around, run);
 	}
 
 	/**
@@ -196,7 +246,7 @@ export class QueueObservations {
 
 const mid = (window: Window) => (window.lo + window.hi) / 2;
 
-/** Recent ends, in rounds of the workers, that can narrow a worker's phase. */
+/** How many run times from a reading the ends that place its queue may lie. */
 const RECENT_ROUNDS = 4;
 
 /**
@@ -208,18 +258,35 @@ function narrowed(phase: Window, ends: Window[], run: Window): Window {
 	let { lo, hi } = phase;
 	const average = (run.lo + run.hi) / 2;
 	for (const end of ends) {
-		const rounds = Math.round((mid(end) - (lo + hi) / 2) / average);
-		// Carried back (or on) by whole run times, its window widens by the run time's.
-		const shifted =
-			rounds >= 0
-				? { lo: end.lo - rounds * run.hi, hi: end.hi - rounds * run.lo }
-				: { lo: end.lo - rounds * run.lo, hi: end.hi - rounds * run.hi };
-		if (shifted.lo <= hi && shifted.hi >= lo) {
-			lo = Math.max(lo, shifted.lo);
-			hi = Math.min(hi, shifted.hi);
+		const on = shifted(end, Math.round(((lo + hi) / 2 - mid(end)) / average), run);
+		if (on.lo <= hi && on.hi >= lo) {
+			lo = Math.max(lo, on.lo);
+			hi = Math.min(hi, on.hi);
 		}
 	}
 	return { lo, hi };
+}
+
+/** The end whose middle is nearest `at`, in ends sorted by their middle. */
+function nearest(ends: Window[], at: number): Window | undefined {
+	let low = 0;
+	let high = ends.length - 1;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (mid(ends[middle]) < at) low = middle + 1;
+		else high = middle;
+	}
+	const after = ends[low];
+	const before = ends[low - 1];
+	if (!before) return after;
+	return Math.abs(mid(before) - at) <= Math.abs(mid(after) - at) ? before : after;
+}
+
+/** An end carried on (or back) by whole run times: its window widens by the run time's. */
+function shifted(end: Window, rounds: number, run: Window): Window {
+	return rounds >= 0
+		? { lo: end.lo + rounds * run.lo, hi: end.hi + rounds * run.hi }
+		: { lo: end.lo + rounds * run.hi, hi: end.hi + rounds * run.lo };
 }
 
 /**
@@ -227,8 +294,13 @@ function narrowed(phase: Window, ends: Window[], run: Window): Window {
  * sample's bounds, so that one odd task does not move the rest.
  */
 function agreed(runs: Window[]): Window {
-	const lo = Math.max(...runs.map((run) => run.lo));
-	const hi = Math.min(...runs.map((run) => run.hi));
+	const los = runs.map((run) => run.lo).sort((a, b) => a - b);
+	const his = runs.map((run) => run.hi).sort((a, b) => a - b);
+	if (los[los.length - 1] <= his[0]) return { lo: los[los.length - 1], hi: his[0] };
+	// What all but the odd few agree on.
+	const trim = Math.floor(runs.length * TRIM_SHARE);
+	const lo = los[los.length - 1 - trim];
+	const hi = his[trim];
 	if (lo <= hi) return { lo, hi };
 	const median = (values: number[]) => {
 		const sorted = [...values].sort((a, b) => a - b);
