@@ -1,8 +1,8 @@
 /**
  * The Ideal House AI panel: a resource whose fields load their options from the service's Style
  * Config endpoint. Switched to Change Furniture, the "Room Type Name or ID" dropdown must list
- * exactly the room types the service serves, fetched when the dropdown opens; the one picked is
- * saved as the service's id.
+ * exactly the room types the service serves, right after the switch and again when the panel is
+ * opened anew; the one picked is saved as the service's id.
  */
 import type { Page } from 'playwright-core';
 
@@ -34,12 +34,23 @@ async function shownEntries(page: Page): Promise<string[]> {
 
 /**
  * Opens the room type dropdown and reads its entries once all the expected ones are there, or
- * when `ms` is up: a list that failed to load shows none, and the checks say so.
+ * when `ms` is up: a list that failed to load shows none, and the checks say so. A click while
+ * the editor is still loading the list may leave the dropdown closed, so a closed one is clicked
+ * again once a second, as a user would.
  */
 async function openedDropdown(page: Page, expected: string[], ms: number): Promise<string[]> {
-	await parameter(page, ROOM_TYPES.parameter).click();
+	const field = parameter(page, ROOM_TYPES.parameter);
+	await field.click();
+	let clickedAt = Date.now();
 	await until(
-		async () => await shownEntries(page),
+		async () => {
+			const names = await shownEntries(page);
+			if (names.length === 0 && Date.now() - clickedAt >= 1000) {
+				await field.click();
+				clickedAt = Date.now();
+			}
+			return names;
+		},
 		(names) => expected.length > 0 && expected.every((name) => names.includes(name)),
 		ms,
 	);
@@ -61,6 +72,7 @@ export async function checkIdealHouse(run: EditorRun): Promise<void> {
 	);
 
 	await openNodePanel(page, IDEAL_HOUSE.name);
+	const loadsBeforeSwitch = styleLoads(run);
 	equal(
 		group,
 		'Resource can be set to Change Furniture',
@@ -75,14 +87,30 @@ export async function checkIdealHouse(run: EditorRun): Promise<void> {
 		labels.join(' | '),
 	);
 
-	// n8n's editor keeps the field it drew for Virtual Staging's Room Type (the same parameter
-	// name) when the resource changes, and loads a list only when it draws the field: right after
-	// the switch the dropdown may be empty. Noted, then the panel is opened again, as it is for a
-	// saved workflow.
-	const atSwitch = await openedDropdown(page, servedNames, 5_000);
+	// Virtual Staging's Room Type is a fixed list under the same parameter name, and n8n's editor
+	// keeps the field it drew for it when the resource changes. The loaded field depends on the
+	// resource, so the editor loads its list again on the switch: the service's room types must
+	// be listed without opening the panel anew.
+	const atSwitch = await openedDropdown(page, servedNames, UI_TIMEOUT_MS);
+	const loadsAtSwitch = styleLoads(run);
 	notes.push(
-		`Ideal House AI: right after switching to Change Furniture, "${ROOM_TYPES.label}" listed ${atSwitch.length} entries${atSwitch.length ? `: ${atSwitch.join(', ')}` : ''}`,
+		`Ideal House AI: right after switching to Change Furniture, "${ROOM_TYPES.label}" lists ${atSwitch.join(', ') || 'nothing'}`,
 	);
+	check(
+		group,
+		'right after the switch, the editor asked the service for the room types (style.getStyles counted)',
+		loadsAtSwitch > loadsBeforeSwitch,
+		`style.getStyles requests: ${loadsBeforeSwitch} before the switch, ${loadsAtSwitch} after`,
+	);
+	if (
+		!equal(
+			group,
+			`right after the switch, the dropdown lists ${ROOM_TYPES.serviceDefault}, then exactly the ${servedNames.length} room types the service serves, in its order`,
+			atSwitch,
+			[ROOM_TYPES.serviceDefault, ...servedNames],
+		)
+	)
+		notes.push(`Ideal House AI: n8n's answer for the room types: ${await optionsOverRest(run)}`);
 	await page.keyboard.press('Escape');
 
 	const loadsBefore = styleLoads(run);
