@@ -166,6 +166,18 @@ describe('poll schedule: queued tasks wait for their turn', () => {
 		expect(finish(7)).toBe(T0 + 42_000);
 	});
 
+	it('before any run time is known, a first reading goes by the pace other queued tasks saw', () => {
+		const observations = new QueueObservations();
+		const ahead = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'ahead');
+		ahead.observe(T0 + 4000, queued(30));
+		ahead.observe(T0 + 8000, queued(20)); // 10 ended in 4 s
+		expect(observations.pace).toBe(10 / 4000);
+		const behind = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'behind');
+		behind.observe(T0 + 8000, queued(25));
+		// 25 ahead at 2.5 a second: all done by 18 s, this one by 18.4 s.
+		expect(behind.waitMs(T0 + 8000)).toBe(18_400 + 300 - 8000);
+	});
+
 	it('no usable pace: the plain interval (no run time shown, or a queue that has not moved)', () => {
 		const observations = new QueueObservations();
 		const first = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'first');

@@ -21,7 +21,10 @@ import type { QueueObservations, Window } from './queue-observations';
 
 /** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
 export const MIN_POLL_GAP_MS = 3000;
-/** A wrong prediction costs at most this much: a predicted wait is never longer. */
+/**
+ * A wrong prediction from progress costs at most this much: a wait it predicts is never longer.
+ * (A queued task's longer wait is planned again on the way, as the tasks ahead report.)
+ */
 export const MAX_PREDICTED_WAIT_MS = 30_000;
 /** Aim this long after the predicted finish, plus a share of the time still to go. */
 const MARGIN_MS = 300;
@@ -133,6 +136,9 @@ export class PollSchedule {
 			}
 			if (!this.firstQueued || waitNumber > this.firstQueued.waitNumber) {
 				this.firstQueued = { at, waitNumber };
+			}
+			if (this.queued && waitNumber <= this.queued.waitNumber) {
+				this.observations?.recordPace(this.queued.waitNumber - waitNumber, at - this.queued.at);
 			}
 			this.queued = { at, waitNumber };
 			this.observations?.recordQueued(waitNumber, at);
@@ -275,9 +281,15 @@ export class PollSchedule {
 			if (shared) return shared;
 		}
 		const first = this.firstQueued;
-		if (!first || queued.at <= first.at || queued.waitNumber >= first.waitNumber) return undefined;
+		const own =
+			first && queued.at > first.at && queued.waitNumber < first.waitNumber
+				? (first.waitNumber - queued.waitNumber) / (queued.at - first.at)
+				: undefined;
+		// Its own pace, else (while the record has no run time yet) the pace the API's other queued
+		// tasks saw.
+		const pace = own ?? (this.ownPaceOnly ? undefined : this.observations?.pace);
+		if (!pace) return undefined;
 		// Tasks ahead end at this pace: all of them are done, and this one has started, by then.
-		const pace = (first.waitNumber - queued.waitNumber) / (queued.at - first.at);
 		return {
 			lo: queued.at + queued.waitNumber / pace,
 			hi: queued.at + (queued.waitNumber + 1) / pace,

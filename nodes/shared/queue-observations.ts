@@ -2,22 +2,26 @@
  * What the polls of one API's tasks have shown about its queue, shared by those tasks so that a
  * queued task can tell when its turn comes. Pure: every time comes in as an argument.
  *
- * One record per node execution and API (`observationsFor`), dropped when the execution ends:
- * its items run on one account, so they queue in the same line (AI 3D: one task at a time per
- * account), and a fresh run starts from what it sees itself rather than from another
- * workflow's tasks, account or service load.
+ * One record per node execution and API (`observationsFor` in the poller), dropped when the
+ * execution ends. Its items run on one account, so they wait in the same line (AI 3D: one task at
+ * a time per account), and a run learns only from what it sees itself: a record kept per process
+ * would carry another workflow's account, task sizes or an hour-old service load into this one.
  *
  * It keeps:
  * - how long this API's tasks run: the windows their progress allows (`percentage` is a whole
- *   number), narrowed to what they all agree on;
+ *   number), narrowed to what they agree on, and, once tasks have ended in turn, to what the
+ *   rhythm of their ends allows;
  * - when tasks ended or will end: the finish each task's progress predicts, or when it was seen
- *   done;
- * - at most how many run at once: a task queues only while every worker is busy with tasks ahead
- *   of it, so no queued task ever reports fewer tasks ahead (`waitNumber`) than there are workers.
+ *   done, where that is known to within a second;
+ * - how many run at once: no queued task ever reports fewer tasks ahead (`waitNumber`) than there
+ *   are workers (a task queues only while all of them are busy with tasks ahead of it), and while
+ *   the queue stays busy its ends per run time count them.
  *
- * From these, a task with `waitNumber` w ahead is the (w + 1)-th to finish in a first-come queue:
- * each worker ends a task every run time, so its finish is the (w mod workers)-th next worker end
- * plus (w div workers) run times. Tasks behind it queue after it and do not count.
+ * From these, a task with w tasks ahead is the (w + 1)-th to finish in a first-come queue: each
+ * worker ends a task every run time, so it finishes (w div workers) run times after the
+ * (w mod workers)-th next worker end. Tasks behind it do not count. When the record learns
+ * something that moves these, it tells the queued tasks (`onChange`), which plan their next poll
+ * again without a request.
  */
 
 /** Between these two moments (or durations), in ms. */
@@ -26,6 +30,8 @@ export interface Window {
 	hi: number;
 }
 
+/** Pace samples kept: the latest, so that the pace follows the queue. */
+const MAX_PACES = 256;
 /** Run-time samples kept: enough to agree on, few enough to follow a service that changes pace. */
 const MAX_RUNS = 64;
 /**
@@ -59,6 +65,7 @@ export class QueueObservations {
 	/** From the first to the latest reading that found a task queued: every worker was busy. */
 	private busy: Window | undefined;
 	private readonly listeners = new Set<() => void>();
+	private readonly paces: Array<{ drop: number; ms: number }> = [];
 	lastUsed = 0;
 
 	/** A running task's run time, as far as its progress pins it down; replaces its earlier one. */
@@ -105,6 +112,26 @@ export class QueueObservations {
 		this.rhythm = null;
 		// While the first round of workers is still unknown, each new end places one of them.
 		if (first && this.ends.size <= (this.workersAtMost ?? 0)) this.changed();
+	}
+
+	/** Between two readings of a queued task, `drop` tasks ahead of it ended in `ms`. */
+	recordPace(drop: number, ms: number): void {
+		if (!(ms > 0) || !(drop >= 0)) return;
+		const first = this.paces.length === 0 && drop > 0;
+		this.paces.push({ drop, ms });
+		if (this.paces.length > MAX_PACES) this.paces.shift();
+		if (first) this.changed();
+	}
+
+	/** Tasks ahead ending per ms, as the queued tasks saw them; undefined before any ended. */
+	get pace(): number | undefined {
+		let drop = 0;
+		let ms = 0;
+		for (const sample of this.paces) {
+			drop += sample.drop;
+			ms += sample.ms;
+		}
+		return drop > 0 ? drop / ms : undefined;
 	}
 
 	/** A poll found a task queued with `waitNumber` tasks ahead at `at`. */
