@@ -99,21 +99,14 @@ function parsedJson(
 }
 
 /** The `extraBody` parameter as an object: JSON text (long integers kept exact) or an object. */
-export function readJsonObject(
+function readJsonObject(
 	ctx: IExecuteSingleFunctions,
 	parameter: string,
 	label: string,
 ): IDataObject {
 	const raw = ctx.getNodeParameter(parameter, '{}');
-	let value: unknown = raw;
-	if (typeof raw === 'string') {
-		if (raw.trim() === '') return {};
-		try {
-			value = parseJsonKeepingLongs(raw);
-		} catch (error) {
-			throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`);
-		}
-	}
+	if (typeof raw === 'string' && raw.trim() === '') return {};
+	const value: unknown = parsedJson(ctx, label, raw);
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		throw fieldError(ctx, label, 'must be a JSON object, such as {"field": "value"}');
 	}
