@@ -43,6 +43,7 @@ import {
 	api,
 	created,
 	envelope,
+	quietAfterStop,
 	recorded,
 	resetWire,
 	taskResponse,
@@ -1039,9 +1040,7 @@ describe('Stop', () => {
 		const polls = recorded.slice(1);
 		expect(polls.length).toBeGreaterThan(0);
 		expect(polls.every((r) => r.method === 'GET' && r.query.taskId === BIG_ID)).toBe(true);
-		const seen = recorded.length;
-		await sleep(300);
-		expect(recorded).toHaveLength(seen);
+		await quietAfterStop(() => recorded.length);
 	});
 
 	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {

@@ -3,6 +3,7 @@
  * them) and a recorder of every request the nodes make.
  */
 import nock from 'nock';
+import { sleep } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../../nodes/shared/clock';
 import { TEST_CREDENTIALS } from '../../dev/harness/engine';
@@ -127,4 +128,20 @@ export function resetWire(): void {
 /** Creates (POST) and polls (GET …/result) recorded so far. */
 export function requestsTo(path: string): RecordedRequest[] {
 	return recorded.filter((request) => request.path === path);
+}
+
+/**
+ * Waits until polling has visibly ended after a Stop, and returns the request count by then.
+ * nock reports a request a few ticks after it leaves, so the one status check already on its way
+ * when Stop fired may be recorded after the run returned: one per waiting item, since an item
+ * waits for each answer before it asks again. Nothing may follow it.
+ */
+export async function quietAfterStop(count: () => number, waitingItems = 1): Promise<number> {
+	const atReturn = count();
+	await sleep(100);
+	const settled = count();
+	expect(settled - atReturn).toBeLessThanOrEqual(waitingItems);
+	await sleep(300);
+	expect(count()).toBe(settled);
+	return settled;
 }
