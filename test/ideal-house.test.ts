@@ -1077,6 +1077,7 @@ describe('Stop', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+		await quietAfterStop(() => recorded.length);
 	});
 });
 
@@ -1191,6 +1192,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Execution stopped while waiting for task 103');
+		await quietAfterStop(() => recorded.length);
 	});
 });
 

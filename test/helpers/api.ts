@@ -100,10 +100,20 @@ function record(
 	});
 }
 
-/** A scope on the API's base URL whose requests are recorded. */
+/** Counts `resetWire` calls: a scope records only in the test that made it. */
+let generation = 0;
+
+/**
+ * A scope on the API's base URL whose requests are recorded. nock reports a request a few ticks
+ * after it leaves, so a poll already on its way when a test ended can be reported during the next
+ * one; it is dropped rather than taken for the next test's first request.
+ */
 export function api(base = BASE): nock.Scope {
 	const scope = nock(base);
-	scope.on('request', (req, _interceptor, body) => record(req, body));
+	const madeIn = generation;
+	scope.on('request', (req, _interceptor, body) => {
+		if (madeIn === generation) record(req, body);
+	});
 	return scope;
 }
 
@@ -111,6 +121,7 @@ export function api(base = BASE): nock.Scope {
 export const clock = { now: 1_000_000, sleeps: [] as number[] };
 
 export function resetWire(): void {
+	generation++;
 	nock.cleanAll();
 	nock.disableNetConnect();
 	recorded.length = 0;
