@@ -1,4 +1,5 @@
-import { isLocalHost } from '../nodes/shared/addresses';
+import { isLocalHost, isLoopbackHost } from '../nodes/shared/addresses';
+import { serviceOrigin } from '../nodes/shared/throttle';
 import { redact, withoutSecrets } from '../nodes/shared/redact';
 
 const hostOf = (url: string) => new URL(url).hostname;
@@ -67,5 +68,37 @@ describe('redaction', () => {
 
 	test('leaves a too-short "key" alone rather than blanking ordinary words', () => {
 		expect(withoutSecrets('a b c', ['a'])).toBe('a b c');
+	});
+});
+
+describe('names of this machine, for the account budget', () => {
+	test.each([
+		['localhost', true],
+		['LOCALHOST', true],
+		['127.0.0.1', true],
+		['127.8.9.10', true],
+		['[::1]', true],
+		['::1', true],
+		['api.localhost', true],
+		['10.0.0.1', false],
+		['api.ideal.house', false],
+		['::2', false],
+	])('%s: %s', (host, loopback) => {
+		expect(isLoopbackHost(host)).toBe(loopback);
+	});
+
+	test.each([
+		['http://127.0.0.1:5002', 'http://localhost:5002/'],
+		['HTTPS://API.IDEAL.HOUSE', 'https://api.ideal.house:443//'],
+		['http://[::1]:80', 'http://localhost'],
+	])('%s and %s are one service', (a, b) => {
+		expect(serviceOrigin(a)).toBe(serviceOrigin(b));
+	});
+
+	test('another port or path is another service', () => {
+		expect(serviceOrigin('http://localhost:5002')).not.toBe(serviceOrigin('http://localhost:5003'));
+		expect(serviceOrigin('https://a.example.com/v1')).not.toBe(
+			serviceOrigin('https://a.example.com/v2'),
+		);
 	});
 });

@@ -329,12 +329,13 @@ describe('the request body of every API', () => {
 
 		expect(error).toBeUndefined();
 		expectCreateThenPolls(UNLISTED, '42');
-		// A number beyond 2^53 keeps every digit, as its decimal text, rather than being rounded.
+		// A number beyond 2^53 keeps every digit and stays a number, rather than being rounded.
 		expect(recorded[0].body).toEqual({
 			imageUrl: PHOTO,
 			prompt: 'Swap the rug',
 			taskNo: '18392019384756285441',
 		});
+		expect(recorded[0].text).toContain('"taskNo":18392019384756285441}');
 		expect(items[0].json).toMatchObject({ id: '42', status: 'Success', creditsCharged: null });
 	});
 
@@ -704,7 +705,9 @@ describe('what a task costs, by API and model type', () => {
 	test.each([
 		[{ modelType: 'Flash' }, 1],
 		[{ modelType: 'Pro' }, 10],
-		[{}, 3],
+		// The stored input need not repeat the model type: then the price is not known.
+		[{}, null],
+		[{ modelType: 'constructor' }, null],
 	])('Get Result prices a landscaping task by its stored input %j', async (input, credits) => {
 		api()
 			.get(paths('landscaping').result)
@@ -1482,8 +1485,8 @@ describe('option lists loaded in the editor', () => {
 		// A single choice starts with the entry that sends nothing, so that the empty default is listed.
 		expect(options).toEqual([
 			SERVICE_DEFAULT,
-			{ name: 'Living Room', value: 'a1', description: `Preview: ${CDN}/styles/a1.png` },
-			{ name: 'Bedroom', value: 'b2', description: `Preview: ${CDN}/styles/b2.png` },
+			{ name: 'Living Room', value: 'a1' },
+			{ name: 'Bedroom', value: 'b2' },
 		]);
 	});
 
@@ -1507,6 +1510,55 @@ describe('option lists loaded in the editor', () => {
 			}),
 		).rejects.toThrow(
 			'No group "elements" in the change_furniture options (found: categories, rooms)',
+		);
+	});
+
+	test('a long or untidy answer: ids once, entries without one dropped, names cut, at most 500', async () => {
+		const many = Array.from({ length: 1200 }, (_, i) => option(`Room ${i}`, `r${i}`));
+		const untidy = [
+			{ name: { en: 'No id' }, url: `${CDN}/styles/none.png` },
+			option('Blank id', '  '),
+			option('First a1', 'a1'),
+			option('Again a1', 'a1'),
+			option('x'.repeat(300), 'long'),
+			...many,
+		];
+		api()
+			.get(STYLES)
+			.reply(200, envelope(JSON.stringify({ roomType: untidy })));
+
+		const options = await loadOptions('styles__change_furniture__roomType', {
+			resource: 'changeFurniture',
+			operation: 'create',
+		});
+
+		expect(options).toHaveLength(1 + 500);
+		expect(options.slice(0, 4)).toEqual([
+			SERVICE_DEFAULT,
+			{ name: 'First a1', value: 'a1' },
+			{ name: `${'x'.repeat(79)}…`, value: 'long' },
+			{ name: 'Room 0', value: 'r0' },
+		]);
+		expect(options[500]).toEqual({ name: 'Room 497', value: 'r497' });
+		// No entry carries a preview address as its description.
+		expect(options.slice(1).every((entry) => entry.description === undefined)).toBe(true);
+	});
+
+	test('a group with no usable entry is an error naming the group, not an empty list', async () => {
+		api()
+			.get(STYLES)
+			.reply(
+				200,
+				envelope(JSON.stringify({ roomType: [{ name: { en: 'No id' } }, { id: '' }, 'text'] })),
+			);
+
+		await expect(
+			loadOptions('styles__change_furniture__roomType', {
+				resource: 'changeFurniture',
+				operation: 'create',
+			}),
+		).rejects.toThrow(
+			'The "roomType" group of the change_furniture options has no entry with an ID (3 entries in the answer)',
 		);
 	});
 

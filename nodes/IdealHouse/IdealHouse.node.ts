@@ -31,7 +31,11 @@ function operationFor(resource: Resource): INodeProperties {
 			description: `Create a task: ${resource.description}`,
 			routing: createTaskRouting(
 				resource.api,
-				createBodyCheck(bodyFields, resource.own, resource.extraBodyLabel),
+				createBodyCheck(bodyFields, {
+					own: resource.own,
+					extraLabel: resource.extraBodyLabel,
+					api: resource.api,
+				}),
 			),
 		},
 		`Get the result of a ${resource.name.toLowerCase()} task`,

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import { parseJsonKeepingLongs } from '../shared/long-ids';
+import type { IdealHouseApi } from '../shared/catalog';
+import { checkJsonValue, JsonBodyError, readJsonBody } from '../shared/json-body';
 import { bounded } from '../shared/redact';
-import type { BodyCheck } from '../shared/request-cycle';
+import type { ApiOfItem, BodyCheck } from '../shared/request-cycle';
 import { fieldError, requireHttpUrl } from '../shared/validation';
 
 /**
@@ -14,7 +15,11 @@ import { fieldError, requireHttpUrl } from '../shared/validation';
  * - a value of a fixed list must be one of its values;
  * - ids chosen in a loaded list are joined with commas where several are allowed;
  * - a number must be whole and within its range;
- * - `extraBody` is merged in, and may not set a field the node already has.
+ * - `extraBody` is merged in, and may not set a field the node already has, nor one spelt like
+ *   it but for case, `_` or `-` (a typo would skip the field's checks or its price);
+ * - a model type is sent only to an API priced by model type, so that every create's price is
+ *   the one reported.
+ * JSON keeps long integers exact and refuses numbers and nesting it cannot send.
  * An API with a rule of its own adds it as `own`, in its description file.
  */
 
@@ -90,10 +95,14 @@ function parsedJson(
 	label: string,
 	value: unknown,
 ): IDataObject | IDataObject[] {
-	if (typeof value !== 'string') return value as IDataObject | IDataObject[];
 	try {
-		return parseJsonKeepingLongs(value) as IDataObject | IDataObject[];
+		if (typeof value !== 'string') {
+			checkJsonValue(value);
+			return value as IDataObject | IDataObject[];
+		}
+		return readJsonBody(value) as IDataObject | IDataObject[];
 	} catch (error) {
+		if (error instanceof JsonBodyError) throw fieldError(ctx, label, error.message);
 		throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`);
 	}
 }
@@ -113,11 +122,74 @@ function readJsonObject(
 	return value as IDataObject;
 }
 
-export function createBodyCheck(
+/** "Model_Type", "modeltype" and "model-type" are all spellings of `modelType`. */
+function spelling(name: string): string {
+	return name.toLowerCase().replace(/[_-]/g, '');
+}
+
+export interface BodyCheckRules {
+	/** The API's own rule, from its description file. */
+	own?: OwnCheck;
+	/** How the item's `extraBody` field is labelled. */
+	extraLabel?: string;
+	/** The API the body goes to, for its price rule. */
+	api?: ApiOfItem;
+}
+
+/** The fields `extraBody` may not set, by spelling: the node's own fields, and the model type. */
+function ownFieldNames(fields: INodeProperties[]): Map<string, string> {
+	const names = new Map<string, string>([[spelling('modelType'), 'modelType']]);
+	for (const field of fields) names.set(spelling(field.name), field.name);
+	return names;
+}
+
+function checkExtraKey(
+	ctx: IExecuteSingleFunctions,
+	label: string,
+	key: string,
+	fieldNames: Map<string, string>,
 	fields: INodeProperties[],
-	own?: OwnCheck,
-	extraLabel = 'Extra Body Fields (JSON)',
-): BodyCheck {
+): void {
+	const meant = fieldNames.get(spelling(key));
+	if (meant === undefined) return;
+	const field = fields.find((own) => own.name === meant);
+	// `modelType` on an API without the field: the price rule below decides.
+	if (key === meant && !field) return;
+	const shown = `"${bounded(key, 60)}"`;
+	const use = !field
+		? `Write it as "${meant}" if that is what you mean.`
+		: key === meant
+			? 'Use that field instead, so that its value is checked before anything is charged.'
+			: `Use the node's "${field.displayName}" field instead, so that its value is checked before anything is charged.`;
+	throw fieldError(
+		ctx,
+		label,
+		key === meant
+			? `sets ${shown}, which the node has as a field of its own`
+			: `sets ${shown}, which looks like a misspelt "${meant}": the service would not read it as that field`,
+		use,
+	);
+}
+
+/** A model type goes only to an API priced by model type: elsewhere its price would be a guess. */
+function checkModelTypePriced(
+	ctx: IExecuteSingleFunctions,
+	label: string,
+	body: IDataObject,
+	api: IdealHouseApi | undefined,
+): void {
+	if (!api || !Object.hasOwn(body, 'modelType') || !('flat' in api.price)) return;
+	throw fieldError(
+		ctx,
+		label,
+		`sets "modelType", but ${api.label} has one price (${api.price.flat} credit${api.price.flat === 1 ? '' : 's'} per task) and no model types`,
+		'Remove "modelType". To call an API whose model types this node does not know, use Other API (Custom) with an API name the node does not list.',
+	);
+}
+
+export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules = {}): BodyCheck {
+	const { own, extraLabel = 'Extra Body Fields (JSON)' } = rules;
+	const fieldNames = ownFieldNames(fields);
 	return async function (this: IExecuteSingleFunctions, sent: IDataObject): Promise<IDataObject> {
 		const body: IDataObject = {};
 		for (const field of fields) {
@@ -136,14 +208,8 @@ export function createBodyCheck(
 		}
 		const extra = readJsonObject(this, 'extraBody', extraLabel);
 		for (const [key, value] of Object.entries(extra)) {
-			if (fields.some((field) => field.name === key)) {
-				throw fieldError(
-					this,
-					extraLabel,
-					`sets "${bounded(key, 60)}", which the node has as a field of its own`,
-					'Use that field instead, so that its value is checked before anything is charged.',
-				);
-			}
+			// The whole body of an API called by name is this field: there is nothing to collide with.
+			if (fields.length > 0) checkExtraKey(this, extraLabel, key, fieldNames, fields);
 			// Defined, not assigned: a "__proto__" key stays a field of the body.
 			Object.defineProperty(body, key, {
 				value,
@@ -152,6 +218,8 @@ export function createBodyCheck(
 				configurable: true,
 			});
 		}
+		const api = typeof rules.api === 'function' ? rules.api.call(this) : rules.api;
+		checkModelTypePriced(this, extraLabel, body, api);
 		own?.call(this, body);
 		return body;
 	};

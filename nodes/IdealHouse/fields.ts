@@ -157,6 +157,9 @@ function modelTypeField(
 		displayName: 'Model Type',
 		name: 'modelType',
 		type: 'options',
+		// Without a published default, a model type emptied by an expression is refused, not left
+		// to a tier whose price nobody knows.
+		required: !defaultModelType,
 		default: initial,
 		description: `Model to run. Prices: ${Object.entries(prices)
 			.map(([model, credits]) => `${model} ${credits} credit${credits === 1 ? '' : 's'}`)

@@ -80,3 +80,16 @@ export function isLocalHost(hostname: string): boolean {
 		/\.(localhost|local|internal|lan|home\.arpa)$/.test(host)
 	);
 }
+
+/** Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '');
+	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	const v4 = ipv4Parts(host);
+	if (v4) return v4[0] === 127;
+	const v6 = ipv6Groups(host);
+	return v6 !== undefined && v6.slice(0, 7).every((group) => group === 0) && v6[7] === 1;
+}

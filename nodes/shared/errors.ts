@@ -113,7 +113,7 @@ export function apiCodeError(
 	context: ApiErrorContext,
 	meaning?: ErrorMeaning,
 ): IdealHouseApiError {
-	const info = API_CODES[code];
+	const info = Object.hasOwn(API_CODES, code) ? API_CODES[code] : undefined;
 	const detail = serverMessage ? `: ${serverMessage}` : '';
 	const message = info
 		? `Ideal House error ${code} (${info.name}) – ${info.meaning}${detail}`

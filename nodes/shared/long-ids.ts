@@ -32,12 +32,12 @@ const HAS_SOURCE = reviverHasSource();
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
- * The same JSON text with every integer beyond 2^53 that stands as a value written as a string.
- * Strings are skipped whole (escapes included), so digits inside them are never touched, and a
- * number in a place where JSON allows no value (an object key, after another number) is left as
- * it is, for JSON.parse to refuse.
+ * The same JSON text with every integer beyond 2^53 that stands as a value written as a string,
+ * after `prefix`. Strings are skipped whole (escapes included), so digits inside them are never
+ * touched, and a number in a place where JSON allows no value (an object key, after another
+ * number) is left as it is, for JSON.parse to refuse.
  */
-export function quoteLongIntegers(text: string): string {
+export function quoteLongIntegers(text: string, prefix = ''): string {
 	const containers: string[] = [];
 	/** Whether the next token may be a value: at the start, after `[`, `:`, or `,` in a list. */
 	let valueExpected = true;
@@ -57,7 +57,7 @@ export function quoteLongIntegers(text: string): string {
 			NUMBER.lastIndex = i;
 			const token = NUMBER.exec(text)?.[0] ?? ch;
 			if (valueExpected && INTEGER.test(token) && !Number.isSafeInteger(Number(token))) {
-				out += `${text.slice(copiedUpTo, i)}"${token}"`;
+				out += `${text.slice(copiedUpTo, i)}"${prefix}${token}"`;
 				copiedUpTo = i + token.length;
 			}
 			i += token.length;

@@ -112,15 +112,14 @@ const DEFAULT_FAILURE_ADVICE =
 /**
  * One task becomes one item linked to its input item. A Failed task is an item error (its
  * credits are refunded by the service); a finished one can bring its files along as binary.
- * `sent` is what the task was created with (the create's body, or the task's stored input), by
- * which its price is known.
+ * `price` is what the task cost when it was created (`null`: not known).
  */
 export async function emitTask(
 	this: IExecuteSingleFunctions,
 	api: IdealHouseApi,
 	task: Task,
 	options: IDataObject,
-	sent: IDataObject | undefined,
+	price: number | null,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
 	if (task.status === 'Failed') {
@@ -128,14 +127,14 @@ export async function emitTask(
 			this.getNode(),
 			{ message: `Task ${task.id} failed` },
 			{
-				message: `Ideal House ${api.label} task ${task.id} failed. ${refundNote(api, sent)}`,
+				message: `Ideal House ${api.label} task ${task.id} failed. ${refundNote(price)}`,
 				description: api.failureAdvice ?? DEFAULT_FAILURE_ADVICE,
 				itemIndex,
 			},
-			{ taskId: task.id, creditsCharged: creditsCharged(api, 'Failed', sent), refunded: true },
+			{ taskId: task.id, creditsCharged: creditsCharged('Failed', price), refunded: true },
 		);
 	}
-	const credits = creditsCharged(api, task.status, sent);
+	const credits = creditsCharged(task.status, price);
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success') {

@@ -13,6 +13,7 @@ import { createPath, resultPath, type IdealHouseApi } from './catalog';
 import { executionStopSignal, stoppedError, watchForStop } from './cancellation';
 import { clock } from './clock';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
+import { holdsLongInteger, writeJsonBody } from './json-body';
 import { limits } from './limits';
 import { checkWaitOptions, readWaitOptions } from './poller';
 import { parseTaskIdField } from './task';
@@ -78,10 +79,12 @@ function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: Bod
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
 			await validateItem(this, operation, requestData, validate);
-			const answer =
-				operation === 'create'
-					? answerToCreate(api, requestData.options.body as IDataObject)
-					: answerToRead(api);
+			const body = requestData.options.body as IDataObject;
+			const answer = operation === 'create' ? answerToCreate(api, body) : answerToRead(api);
+			// n8n's helper would write a long integer as JavaScript rounds it: the text is ours then.
+			if (operation === 'create' && holdsLongInteger(body)) {
+				requestData.options.body = writeJsonBody(body);
+			}
 			return await sendWithRetries(
 				this,
 				operation,
@@ -149,7 +152,8 @@ async function sendWithRetries(
 		const repeatable =
 			attempt < MAX_ATTEMPTS &&
 			fault !== undefined &&
-			(operation === 'read' || (fault.notProcessed && error.taskId === undefined));
+			(operation === 'read' ||
+				(fault.notProcessed && error.taskId === undefined && !error.taskMayExist));
 		if (!repeatable) {
 			if (operation === 'create' && fault && !fault.notProcessed && error.taskId === undefined) {
 				error.description =

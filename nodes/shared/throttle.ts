@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { createHash } from 'crypto';
 
+import { isLoopbackHost } from './addresses';
 import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
@@ -68,7 +69,7 @@ export class RequestBudget {
 }
 
 /**
- * One budget per account (base URL and key) in this n8n process, shared by every execution and
+ * One budget per account (the key, at the service's origin however spelt) in this n8n process, shared by every execution and
  * node that uses it: four webhook calls at once, or two Ideal House nodes in parallel branches,
  * all count against the account's one rate. The rate is the lowest that any node run using the
  * budget right now asks for. Each worker process of n8n's queue mode has budgets of its own.
@@ -85,6 +86,25 @@ const IDLE_MS = 10 * 60_000;
 /** Each node run's account, as a digest: the key itself is never kept as a map key. */
 const accounts = new Map<string, string>();
 
+/**
+ * The service a base URL reaches, one way however it is spelt: scheme and host in lower case, the
+ * default port made explicit, and every name of this machine (`localhost`, 127.0.0.1, [::1]) as
+ * one, so that two spellings of one service never get two budgets.
+ */
+export function serviceOrigin(configured: unknown): string {
+	const base = serviceBaseUrl(configured);
+	let url: URL;
+	try {
+		url = new URL(base);
+	} catch {
+		return base;
+	}
+	const host = isLoopbackHost(url.hostname) ? 'loopback' : url.hostname;
+	const port =
+		url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+	return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 async function accountOf(ctx: IExecuteSingleFunctions, user: string): Promise<string> {
 	const known = accounts.get(user);
 	if (known) return known;
@@ -92,7 +112,7 @@ async function accountOf(ctx: IExecuteSingleFunctions, user: string): Promise<st
 	if (accounts.size > 10_000) accounts.clear();
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 	const account = createHash('sha256')
-		.update(`${serviceBaseUrl(credentials.baseUrl)}\n${String(credentials.apiKey ?? '')}`)
+		.update(`${serviceOrigin(credentials.baseUrl)}\n${String(credentials.apiKey ?? '').trim()}`)
 		.digest('hex');
 	accounts.set(user, account);
 	return account;

@@ -73,10 +73,15 @@ function tryParseJson(text: string): unknown {
 	}
 }
 
-interface Envelope {
+export interface Envelope {
 	code: number;
 	message: string;
 	data: unknown;
+}
+
+/** The API envelope a body holds, if it holds one (long integers kept exact). */
+export function envelopeIn(text: string): Envelope | undefined {
+	return asEnvelope(tryParseJson(text));
 }
 
 function asEnvelope(value: unknown): Envelope | undefined {

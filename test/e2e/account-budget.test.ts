@@ -111,3 +111,30 @@ test('another account keeps its own budget', async () => {
 	expect(stats.requests.total).toBe(8);
 	expect(stats.requests.peakPerSecond).toBe(8);
 });
+
+test('one account however its address is spelt: 127.0.0.1, localhost, upper case, a trailing slash', async () => {
+	const { port } = new URL(service.baseUrl);
+	const spellings = [
+		`http://127.0.0.1:${port}`,
+		`http://localhost:${port}/`,
+		`HTTP://LOCALHOST:${port}`,
+		` http://127.0.0.1:${port}// `,
+	];
+
+	const runs = await Promise.all(
+		spellings.map((baseUrl) =>
+			runNode({
+				node: 'photoEnhancer',
+				parameters: enhance(2),
+				items: items(2),
+				credentials: { apiKey: 'budget-key', baseUrl },
+			}),
+		),
+	);
+
+	for (const run of runs) expect(run.error).toBeUndefined();
+	// Eight creates at 2 per second: spread over four seconds, never more than 2 in one.
+	const stats = service.stats() as { requests: { peakPerSecond: number; total: number } };
+	expect(stats.requests.total).toBe(8);
+	expect(stats.requests.peakPerSecond).toBeLessThanOrEqual(2);
+});

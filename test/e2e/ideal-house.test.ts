@@ -573,17 +573,13 @@ describe('option lists from the Style Config endpoint', () => {
 		description: 'Send no ID: the service chooses',
 	};
 
-	/** The options as the service lists them: English name, id, preview. */
+	/** The options as the service lists them: English name and id. */
 	function serviceOptions(styleKey: string, group: string): INodePropertyOptions[] {
 		const data = styleConfigData(styleKey, 'groupsAsKeys', service.baseUrl) as Record<
 			string,
 			Array<{ name: { en: string }; id: string; url: string }>
 		>;
-		return data[group].map((option) => ({
-			name: option.name.en,
-			value: option.id,
-			description: `Preview: ${option.url}`,
-		}));
+		return data[group].map((option) => ({ name: option.name.en, value: option.id }));
 	}
 
 	test('the node loads exactly these lists', () => {

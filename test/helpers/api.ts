@@ -6,6 +6,7 @@ import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../../nodes/shared/clock';
+import { parseJsonKeepingLongs } from '../../nodes/shared/long-ids';
 import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
@@ -72,6 +73,8 @@ export interface RecordedRequest {
 	query: Record<string, string>;
 	headers: Record<string, string>;
 	body?: unknown;
+	/** The body as it went over the wire. */
+	text?: string;
 }
 
 /** Every request that reached any nock scope, in order. */
@@ -87,7 +90,8 @@ function record(
 		headers[name.toLowerCase()] = String(value);
 	let parsed: unknown = body || undefined;
 	try {
-		parsed = body ? JSON.parse(body) : undefined;
+		// Long integers as their digits: a body that sent one exactly is seen exactly.
+		parsed = body ? parseJsonKeepingLongs(body) : undefined;
 	} catch {
 		// keep the text
 	}
@@ -97,6 +101,7 @@ function record(
 		query: Object.fromEntries(url.searchParams.entries()),
 		headers,
 		body: parsed,
+		text: body,
 	});
 }
 

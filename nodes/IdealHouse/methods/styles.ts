@@ -113,16 +113,32 @@ export function displayName(name: unknown): string | undefined {
 	return undefined;
 }
 
+/** More than a dropdown can show usefully; an answer longer than this is cut, not rendered whole. */
+export const MAX_STYLE_OPTIONS = 500;
+export const MAX_STYLE_NAME = 80;
+
+function shortened(name: string): string {
+	return name.length > MAX_STYLE_NAME ? `${name.slice(0, MAX_STYLE_NAME - 1)}…` : name;
+}
+
+/**
+ * A group's entries as dropdown options: each id once (the first entry wins), entries without an
+ * id dropped, names cut to a readable length, at most `MAX_STYLE_OPTIONS` of them. A preview
+ * image's address is left out: the editor shows it as text nobody can open.
+ */
 export function toOptions(list: unknown[]): INodePropertyOptions[] {
 	const options: INodePropertyOptions[] = [];
+	const seen = new Set<string>();
 	for (const entry of list) {
+		if (options.length >= MAX_STYLE_OPTIONS) break;
 		if (!isObject(entry)) continue;
-		const id = entry.id ?? entry.value;
-		if (typeof id !== 'string' && typeof id !== 'number') continue;
-		const name = displayName(entry.name ?? entry.label ?? entry.title) ?? String(id);
-		const option: INodePropertyOptions = { name, value: String(id) };
-		if (typeof entry.url === 'string') option.description = `Preview: ${entry.url}`;
-		options.push(option);
+		const raw = entry.id ?? entry.value;
+		if (typeof raw !== 'string' && typeof raw !== 'number') continue;
+		const id = String(raw).trim();
+		if (id === '' || seen.has(id)) continue;
+		seen.add(id);
+		const name = displayName(entry.name ?? entry.label ?? entry.title) ?? id;
+		options.push({ name: shortened(name), value: id });
 	}
 	return options;
 }
@@ -178,7 +194,18 @@ async function loadStyleGroup(
 			},
 		);
 	}
-	return toOptions(list);
+	const options = toOptions(list);
+	if (options.length === 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The "${group}" group of the ${styleKey} options has no entry with an ID (${list.length} entr${list.length === 1 ? 'y' : 'ies'} in the answer)`,
+			{
+				description:
+					'The service sent no option this node can offer. Type the ID using an expression instead, or try again later.',
+			},
+		);
+	}
+	return options;
 }
 
 /**

@@ -23,7 +23,10 @@ function namedApi(this: IExecuteSingleFunctions): IdealHouseApi {
 			'For POST /api/v1/imageToVideo/generate, the name is imageToVideo.',
 		);
 	}
-	return (APIS as Record<string, IdealHouseApi>)[name] ?? customApi(name);
+	// The catalog's own rows only: "constructor" or "toString" is an unlisted API, not a row.
+	return Object.hasOwn(APIS, name)
+		? (APIS as Record<string, IdealHouseApi>)[name]
+		: customApi(name);
 }
 
 const show = { resource: ['custom'] };

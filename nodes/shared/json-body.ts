@@ -1,0 +1,139 @@
+import { randomBytes } from 'crypto';
+
+import { quoteLongIntegers } from './long-ids';
+
+/**
+ * JSON that a user writes for a request body (a JSON field, Extra Body Fields), read and written
+ * so that what the service receives is what the user wrote:
+ * - an integer beyond 2^53 (a seed, an id) stays a JSON number with every digit: JavaScript's
+ *   numbers would round it, and a string would change its type;
+ * - a number JSON cannot carry (1e400, which becomes Infinity and then null) is refused;
+ * - nesting deeper than any body needs is refused before it can exhaust the stack.
+ */
+
+/** An integer too long for a JavaScript number, kept as its digits. */
+export class LongInteger {
+	constructor(readonly digits: string) {}
+
+	/** Where a body is shown rather than sent (an item, a message): its digits, exactly. */
+	toJSON(): string {
+		return this.digits;
+	}
+}
+
+export const MAX_JSON_DEPTH = 64;
+
+/** Why a JSON value cannot be sent as it is. */
+export class JsonBodyError extends Error {}
+
+const INTEGER = /^-?\d+$/;
+
+type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+
+function reviverHasSource(): boolean {
+	let seen: string | undefined;
+	JSON.parse('1', ((_key, value, context) => {
+		seen = context?.source;
+		return value;
+	}) as Reviver);
+	return seen === '1';
+}
+
+const HAS_SOURCE = reviverHasSource();
+
+/** How deep the text's containers nest, strings skipped: checked before anything recurses. */
+function nestingOf(text: string): number {
+	let depth = 0;
+	let deepest = 0;
+	for (let i = 0; i < text.length; i++) {
+		const ch = text[i];
+		if (ch === '"') {
+			for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+		} else if (ch === '{' || ch === '[') {
+			deepest = Math.max(deepest, ++depth);
+		} else if (ch === '}' || ch === ']') {
+			depth--;
+		}
+	}
+	return deepest;
+}
+
+function tooDeep(): JsonBodyError {
+	return new JsonBodyError(`is too deeply nested (more than ${MAX_JSON_DEPTH} levels)`);
+}
+
+function notANumber(source?: string): JsonBodyError {
+	const shown = source ? ` (${source.slice(0, 40)})` : '';
+	return new JsonBodyError(`holds a number too large for JSON${shown}`);
+}
+
+/** The number in the text that JavaScript reads as Infinity, to name it in the message. */
+function overflowIn(text: string): string | undefined {
+	return text
+		.match(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)
+		?.find((token) => !Number.isFinite(Number(token)));
+}
+
+/** Parses a body's JSON text; throws `JsonBodyError` or JSON.parse's SyntaxError. */
+export function readJsonBody(text: string): unknown {
+	if (nestingOf(text) > MAX_JSON_DEPTH) throw tooDeep();
+	const value = parseKeepingLongs(text);
+	checkJsonValue(value, text);
+	return value;
+}
+
+function parseKeepingLongs(text: string): unknown {
+	if (HAS_SOURCE) {
+		const reviver: Reviver = (_key, value, context) => {
+			const source = context?.source ?? '';
+			return typeof value === 'number' && !Number.isSafeInteger(value) && INTEGER.test(source)
+				? new LongInteger(source)
+				: value;
+		};
+		return JSON.parse(text, reviver as Parameters<typeof JSON.parse>[1]);
+	}
+	// Node 20 gives a reviver no source: long integers are first marked as strings no user writes.
+	const mark = `long-integer-${randomBytes(16).toString('hex')}:`;
+	return JSON.parse(quoteLongIntegers(text, mark), (_key, parsed: unknown) =>
+		typeof parsed === 'string' && parsed.startsWith(mark)
+			? new LongInteger(parsed.slice(mark.length))
+			: parsed,
+	);
+}
+
+/**
+ * Checks a parsed value (or one an expression gave): finite numbers, bounded nesting. `text`, the
+ * JSON it was read from, names the number that overflowed.
+ */
+export function checkJsonValue(value: unknown, text = ''): void {
+	const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+	while (pending.length > 0) {
+		const next = pending.pop() as { value: unknown; depth: number };
+		if (typeof next.value === 'number' && !Number.isFinite(next.value)) {
+			throw notANumber(overflowIn(text));
+		}
+		if (typeof next.value !== 'object' || next.value === null || next.value instanceof LongInteger)
+			continue;
+		if (next.depth >= MAX_JSON_DEPTH) throw tooDeep();
+		for (const child of Object.values(next.value)) {
+			pending.push({ value: child, depth: next.depth + 1 });
+		}
+	}
+}
+
+/** Whether a body holds a long integer, and so must be written by `writeJsonBody`. */
+export function holdsLongInteger(value: unknown): boolean {
+	if (value instanceof LongInteger) return true;
+	if (typeof value !== 'object' || value === null) return false;
+	return Object.values(value).some(holdsLongInteger);
+}
+
+/** The body as JSON text, long integers written as bare numbers with every digit. */
+export function writeJsonBody(value: unknown): string {
+	const mark = `long-integer-${randomBytes(16).toString('hex')}:`;
+	const text = JSON.stringify(value, function (this: unknown, key: string, written: unknown) {
+		const original = (this as Record<string, unknown>)[key];
+		return original instanceof LongInteger ? `${mark}${original.digits}` : written;
+	});
+	return text.split(`"${mark}`).reduce((out, part) => out + part.replace(/^(-?\d+)"/, '$1'));
+}
