@@ -287,7 +287,12 @@ describe('3D model files told apart by their first bytes', () => {
 			'model/obj',
 			'obj',
 		],
-		['OBJ without comments', Buffer.from('v 0.5 0.1 0\nvn 0 1 0\n'), 'model/obj', 'obj'],
+		[
+			'OBJ without comments',
+			Buffer.from('v 0.5 0.1 0\nv 1 0 0\nv 0 1 0\nvn 0 1 0\nf 1//1 2//1 3//1\n'),
+			'model/obj',
+			'obj',
+		],
 		['FBX', Buffer.from('Kaydara FBX Binary  \0\x1a\0'), 'application/octet-stream', 'fbx'],
 		['USDZ', zipWith('scene.usdc'), 'model/vnd.usdz+zip', 'usdz'],
 		['a ZIP of models', zipWith('model.glb'), 'application/zip', 'zip'],
@@ -312,7 +317,8 @@ describe('3D model files told apart by their first bytes', () => {
 			mimeType: 'model/gltf-binary',
 			extension: 'glb',
 		});
-		expect(sniffResultType(Buffer.from('RIFF....WAVEfmt '), 'any')).toEqual({
+		const wav = Buffer.from('RIFF\x24\x08\x00\x00WAVEfmt \x10\x00\x00\x00', 'latin1');
+		expect(sniffResultType(wav, 'any')).toEqual({
 			mimeType: 'application/octet-stream',
 			extension: 'bin',
 		});

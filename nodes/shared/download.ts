@@ -9,7 +9,7 @@ import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
 import { IdealHouseApiError, type IdealHouseError, type TransientFault } from './errors';
 import type { ResultFiles } from './catalog';
-import { EXPECTED_FILES, sniffResultType } from './file-types';
+import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from './file-types';
 import { limits } from './limits';
 import { bounded, redact } from './redact';
 import { networkCode, networkError, retryAfterMs, secretsOf } from './transport';
@@ -33,20 +33,45 @@ function isByteStream(body: unknown): body is ByteStream {
 	);
 }
 
-/** The first bytes that arrive (empty at the end). */
-async function firstChunk(stream: ByteStream): Promise<Buffer> {
-	return await new Promise<Buffer>((resolve, reject) => {
+/** The first bytes of a body, and whether they are all of it. */
+interface Head {
+	bytes: Buffer;
+	ended: boolean;
+}
+
+const extentOf = (head: Head): Extent =>
+	head.ended ? 'whole' : head.bytes.length >= SNIFF_BYTES ? 'head' : 'partial';
+
+/**
+ * Reads until the bytes can be judged: a file host may send a file a few bytes at a time, and a
+ * first read shorter than a signature says nothing about the file. It stops at a verdict, at
+ * SNIFF_BYTES, or at the end. The bytes are judged again only each time they have doubled, so a
+ * body in 1-byte pieces costs no more than a few passes.
+ */
+async function readHead(stream: ByteStream, accept: ResultFiles): Promise<Head> {
+	return await new Promise<Head>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let nextJudgement = 1;
 		const settle = (done: () => void) => {
 			stream.off('readable', onReadable);
 			stream.off('end', onEnd);
 			stream.off('error', onError);
 			done();
 		};
+		const head = (ended: boolean): Head => ({ bytes: Buffer.concat(chunks, size), ended });
 		const onReadable = () => {
-			const chunk = stream.read();
-			if (chunk !== null) settle(() => resolve(chunk));
+			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
+				chunks.push(chunk);
+				size += chunk.length;
+				if (size >= SNIFF_BYTES) return settle(() => resolve(head(false)));
+				if (size < nextJudgement) continue;
+				nextJudgement = size * 2;
+				const sofar = head(false);
+				if (sniffResultType(sofar.bytes, accept, 'partial')) return settle(() => resolve(sofar));
+			}
 		};
-		const onEnd = () => settle(() => resolve(Buffer.alloc(0)));
+		const onEnd = () => settle(() => resolve(head(true)));
 		const onError = (error: Error) => settle(() => reject(error));
 		stream.on('readable', onReadable);
 		stream.once('end', onEnd);
@@ -72,21 +97,23 @@ function readableClassOf(stream: ByteStream): ReadableClass | undefined {
 }
 
 /**
- * The whole body again as one stream: the first chunk, already read to check the type, then the
- * rest as it arrives. (Putting the chunk back with `unshift` leaves a stream whose end has been
+ * The whole body again as one stream: the first bytes, already read to check the type, then the
+ * rest as it arrives. (Putting the bytes back with `unshift` leaves a stream whose end has been
  * received unable to flow again, which n8n 1.x's memory mode waits on forever.)
  */
-async function rejoined(head: Buffer, rest: ByteStream): Promise<ByteStream | Buffer> {
+async function rejoined(head: Head, rest: ByteStream): Promise<ByteStream | Buffer> {
 	const Readable = readableClassOf(rest);
 	if (Readable) {
 		return Readable.from(
 			(async function* () {
-				yield head;
+				yield head.bytes;
+				if (head.ended) return;
 				for await (const chunk of rest) yield chunk;
 			})(),
 		);
 	}
-	const chunks = [head];
+	if (head.ended) return head.bytes;
+	const chunks = [head.bytes];
 	for await (const chunk of rest) chunks.push(chunk);
 	return Buffer.concat(chunks);
 }
@@ -136,14 +163,19 @@ export function fileNameFor(taskId: string, url: string, extension: string): str
 	return `${stem.slice(0, 100)}.${extension}`;
 }
 
+/** A result file that was not downloaded; `reason` says why in a few words, for a list of files. */
+export class DownloadError extends IdealHouseApiError {
+	declare reason: string;
+}
+
 /** Why a result was not downloaded, as a failed item says it. */
 export function downloadError(
 	ctx: IExecuteSingleFunctions,
 	taskId: string,
 	reason: string,
 	transient?: TransientFault,
-): IdealHouseApiError {
-	return new IdealHouseApiError(
+): DownloadError {
+	const error = new DownloadError(
 		ctx.getNode(),
 		{ message: reason } as JsonObject,
 		{
@@ -153,6 +185,8 @@ export function downloadError(
 		},
 		{ taskId, transient },
 	);
+	error.reason = reason;
+	return error;
 }
 
 export interface DownloadRules {
@@ -308,14 +342,16 @@ export async function downloadResultFile(
 			stream?.destroy();
 			throw tooLarge(ctx, taskId, size);
 		}
-		let head: Buffer;
+		let head: Head;
 		try {
-			head = stream ? await untilAborted(signal, firstChunk(stream)) : (whole as Buffer);
+			head = stream
+				? await untilAborted(signal, readHead(stream, rules.accept))
+				: { bytes: whole as Buffer, ended: true };
 		} catch (error) {
 			stream?.destroy();
 			throw failed(error);
 		}
-		const sniffed = sniffResultType(head, rules.accept);
+		const sniffed = sniffResultType(head.bytes, rules.accept, extentOf(head));
 		if (!sniffed) {
 			stream?.destroy();
 			const contentType = response.headers?.['content-type'];

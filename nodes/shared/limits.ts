@@ -7,8 +7,10 @@ export const limits = {
 	createTimeoutMs: 60_000,
 	/** A status check never waits longer than this for its answer (nor past the Timeout). */
 	pollTimeoutMaxMs: 30_000,
-	/** A result download's time limit, all its attempts and retries together. */
+	/** An item's result downloads' time limit: every file, attempt and retry together. */
 	downloadTimeoutMs: 120_000,
+	/** Files one item downloads from a result list; the rest are listed as not attached. */
+	downloadMaxFiles: 20,
 	/** Result images larger than this are refused (the service's outputs are far smaller). */
 	downloadMaxBytes: 100 * 1024 * 1024,
 	/** Redirects a result download may follow, each checked like the first address. */

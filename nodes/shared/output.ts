@@ -12,11 +12,12 @@ import { isLocalHost } from './addresses';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
 import { creditsCharged, refundNote } from './credits';
-import { downloadError, downloadResultFile } from './download';
-import { IdealHouseApiError, toIdealHouseError } from './errors';
+import { DownloadError, downloadError, downloadResultFile } from './download';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
 import { limits } from './limits';
+import { bounded } from './redact';
 import { resultUrls, type Task } from './task';
-import { compactTask, isToolCall } from './tool';
+import { compactSkipped, compactTask, isToolCall } from './tool';
 
 /**
  * The service's own host when it is on this machine or network (development against the local
@@ -38,9 +39,8 @@ const DOWNLOAD_RETRY_BASE_MS = 4000;
 const DOWNLOAD_RETRY_MAX_MS = 30_000;
 
 /**
- * One result file, downloaded; passing faults are retried with a backoff, as polls are. The
- * download time limit holds for all attempts together: a host that stalls cannot keep the item
- * waiting once per attempt.
+ * One result file, downloaded; passing faults are retried with a backoff, as polls are, until
+ * the item's download deadline: a host that stalls cannot keep the item waiting once per attempt.
  */
 async function resultFile(
 	ctx: IExecuteSingleFunctions,
@@ -48,8 +48,8 @@ async function resultFile(
 	taskId: string,
 	url: string,
 	localHost: string | undefined,
+	deadline: number,
 ): Promise<IBinaryData> {
-	const deadline = clock.now() + limits.downloadTimeoutMs;
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await downloadResultFile(ctx, taskId, url, {
@@ -80,30 +80,88 @@ async function resultFile(
 	}
 }
 
+const filesText = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+
+/** A listed result file that is not on the item, and why. */
+export type SkippedFile = { url: string; reason: string };
+
+interface AttachedFiles {
+	binary: IBinaryKeyData;
+	skipped: SkippedFile[];
+}
+
+/** Why a listed file was not downloaded, in a few words. */
+function skipReason(failure: IdealHouseError): string {
+	return bounded(failure instanceof DownloadError ? failure.reason : failure.message, 300);
+}
+
+/** The item's error when a list of several files brought none: each file's reason, in order. */
+function noFileAttached(
+	ctx: IExecuteSingleFunctions,
+	taskId: string,
+	skipped: SkippedFile[],
+): IdealHouseError {
+	const reasons = skipped.map((file, index) => `${index + 1}. ${file.reason}`).join('; ');
+	return downloadError(
+		ctx,
+		taskId,
+		bounded(`none of its ${skipped.length} files could be attached (${reasons})`, 800),
+	);
+}
+
 /**
- * Every file of a finished task, one after the other: the first in `property`, the others in
- * `property_1`, `property_2`, … in the order the service lists them.
+ * Every file of a finished task, one after the other, in the order the service lists them: the
+ * first attached in `property`, the next in `property_1`, `property_2`, … A list is a set of paid
+ * files, so one that cannot be downloaded does not cost the others: it is named in `skipped` with
+ * its reason, and the item fails only when no file came. One deadline bounds the item's downloads
+ * together, and at most `limits.downloadMaxFiles` are downloaded.
  */
 async function resultFiles(
 	ctx: IExecuteSingleFunctions,
 	api: IdealHouseApi,
 	task: Task,
 	property: string,
-): Promise<IBinaryKeyData> {
+): Promise<AttachedFiles> {
 	const urls = resultUrls(task);
 	if (urls.length === 0) throw downloadError(ctx, task.id, 'the service gave no result URL');
 	const localHost = await localServiceHost(ctx);
-	const files: IBinaryKeyData = {};
+	const deadline = clock.now() + limits.downloadTimeoutMs;
+	const binary: IBinaryKeyData = {};
+	const skipped: SkippedFile[] = [];
+	let attached = 0;
 	for (const [index, url] of urls.entries()) {
-		files[index === 0 ? property : `${property}_${index}`] = await resultFile(
-			ctx,
-			api,
-			task.id,
-			url,
-			localHost,
-		);
+		if (index >= limits.downloadMaxFiles) {
+			skipped.push({
+				url,
+				reason: `not downloaded: an item downloads at most ${filesText(limits.downloadMaxFiles)}`,
+			});
+			continue;
+		}
+		if (clock.now() >= deadline) {
+			skipped.push({
+				url,
+				reason: `not downloaded: the item's ${Math.round(limits.downloadTimeoutMs / 100) / 10} s for downloads had run out`,
+			});
+			continue;
+		}
+		try {
+			const file = await resultFile(ctx, api, task.id, url, localHost, deadline);
+			binary[attached === 0 ? property : `${property}_${attached}`] = file;
+			attached++;
+		} catch (error) {
+			const failure = toIdealHouseError(ctx, error);
+			// Stop ends the item; a single file's own error says more than a summary of one.
+			if (failure.stopped || urls.length === 1) throw failure;
+			skipped.push({ url, reason: skipReason(failure) });
+		}
 	}
-	return files;
+	if (attached === 0) throw noFileAttached(ctx, task.id, skipped);
+	return { binary, skipped };
+}
+
+/** The files of a result list that are not on the item, in the item's JSON. */
+function skippedFilesJson(ctx: IExecuteSingleFunctions, skipped: SkippedFile[]): IDataObject {
+	return isToolCall(ctx) ? compactSkipped(skipped) : { resultFilesSkipped: skipped };
 }
 
 const DEFAULT_FAILURE_ADVICE =
@@ -138,7 +196,17 @@ export async function emitTask(
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (options.downloadResult === true && task.status === 'Success') {
-		item.binary = await resultFiles(this, api, task, String(options.binaryPropertyName || 'data'));
+		const property = String(options.binaryPropertyName || 'data');
+		try {
+			const { binary, skipped } = await resultFiles(this, api, task, property);
+			item.binary = binary;
+			if (skipped.length > 0) Object.assign(json, skippedFilesJson(this, skipped));
+		} catch (error) {
+			// The task was paid for: its error says what it cost, whichever operation fetched it.
+			const failure = toIdealHouseError(this, error);
+			failure.creditsCharged ??= credits;
+			throw failure;
+		}
 	}
 	return [item];
 }

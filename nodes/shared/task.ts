@@ -70,12 +70,23 @@ export interface Task extends IDataObject {
 	} | null;
 }
 
-/** Every result file a finished task lists: `resultUrl`, then `resultList`, each once. */
+/** The address in one entry of a result list: a URL, or an object that holds one. */
+function listedUrl(entry: unknown): unknown {
+	if (typeof entry !== 'object' || entry === null) return entry;
+	const fields = entry as IDataObject;
+	return fields.url ?? fields.resultUrl ?? fields.fileUrl;
+}
+
+/**
+ * Every result file a finished task lists: `resultUrl`, then `resultList`, each once. The list
+ * may hold URLs or objects with a `url` (`resultUrl`, `fileUrl`), or be a single URL.
+ */
 export function resultUrls(task: Task): string[] {
 	const output = task.output;
 	if (!output) return [];
-	const listed = Array.isArray(output.resultList) ? (output.resultList as unknown[]) : [];
-	const urls = [output.resultUrl, ...listed]
+	const list = output.resultList;
+	const listed = Array.isArray(list) ? (list as unknown[]) : [list];
+	const urls = [output.resultUrl, ...listed.map(listedUrl)]
 		.filter((url): url is string => typeof url === 'string')
 		.map((url) => url.trim())
 		.filter((url) => url !== '');

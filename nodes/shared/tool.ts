@@ -27,7 +27,21 @@ export function compactTask(task: Task, creditsCharged: number | null): IDataObj
 		creditsCharged,
 	};
 	// Only where the service lists several files, so the two photo tools answer as before.
-	if (Array.isArray(task.output?.resultList)) compact.resultList = resultUrls(task);
+	const list = task.output?.resultList;
+	if (list !== undefined && list !== null) compact.resultList = resultUrls(task);
+	return compact;
+}
+
+const TOOL_SKIPPED_SHOWN = 10;
+
+/**
+ * The result files that were not attached, for a model: the first few with their reasons, and
+ * how many more, rather than a list as long as the service's.
+ */
+export function compactSkipped(skipped: Array<{ url: string; reason: string }>): IDataObject {
+	const compact: IDataObject = { resultFilesSkipped: skipped.slice(0, TOOL_SKIPPED_SHOWN) };
+	if (skipped.length > TOOL_SKIPPED_SHOWN)
+		compact.resultFilesSkippedMore = skipped.length - TOOL_SKIPPED_SHOWN;
 	return compact;
 }
 
