@@ -118,6 +118,50 @@ describe('names that every JavaScript object has', () => {
 	);
 });
 
+describe('a result field named after what every object has', () => {
+	test.each(PROTOTYPE_NAMES)('the result is attached in a field named %s', async (property) => {
+		api()
+			.post(paths('virtualStaging').create)
+			.reply(200, created('66'))
+			.get(paths('virtualStaging').result)
+			.query({ taskId: '66' })
+			.reply(
+				200,
+				taskResponse('66', { output: { resultUrl: `${CDN}/r/66.png`, width: 1, height: 1 } }),
+			);
+		nock(CDN).get('/r/66.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
+
+		const { items, error } = await runNode({
+			node: 'idealHouse',
+			parameters: {
+				resource: 'virtualStaging',
+				operation: 'create',
+				imageUrl: PHOTO,
+				options: { downloadResult: true, binaryPropertyName: property },
+			},
+		});
+
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary ?? {})).toEqual([property]);
+		expect(items[0].binary?.[property].mimeType).toBe('image/png');
+	});
+
+	test('__proto__, which would replace the item rather than name a field, is refused before anything is sent', async () => {
+		const { error } = await runNode({
+			node: 'idealHouse',
+			parameters: {
+				resource: 'virtualStaging',
+				operation: 'create',
+				imageUrl: PHOTO,
+				options: { downloadResult: true, binaryPropertyName: '__proto__' },
+			},
+		});
+
+		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
+		expect(recorded).toEqual([]);
+	});
+});
+
 describe('a model type emptied by an expression', () => {
 	test.each([
 		['floorPlan', {}],

@@ -90,11 +90,27 @@ function positiveNumber(
 	return number;
 }
 
+/**
+ * A binary field named `__proto__` would not be a field at all: assigning it replaces the item's
+ * prototype, and the paid result would vanish without an error.
+ */
+function checkResultField(ctx: IExecuteSingleFunctions, options: IDataObject): void {
+	if (options.downloadResult !== true) return;
+	if (options.binaryPropertyName !== '__proto__') return;
+	throw fieldError(
+		ctx,
+		'Put Result in Field',
+		'cannot be "__proto__"',
+		'Choose another name, such as data. Nothing was sent or charged.',
+	);
+}
+
 /** Run before the create: nothing is charged for an item whose wait could not work. */
 export function checkWaitOptions(
 	ctx: IExecuteSingleFunctions,
 	options: IDataObject,
 ): CheckedWaitOptions {
+	checkResultField(ctx, options);
 	return {
 		...options,
 		timeout: positiveNumber(ctx, 'Timeout (Seconds)', options.timeout, DEFAULT_TIMEOUT_SECONDS),
