@@ -7,6 +7,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from '../shared/fields';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/credit-limit';
 import { createTaskRouting } from '../shared/request-cycle';
 import { toolDescriptionField } from '../shared/tool';
 import { createBodyCheck } from './create-body';
@@ -54,7 +55,11 @@ const properties: INodeProperties[] = [
 	},
 	...RESOURCES.map(operationFor),
 	...RESOURCES.map((resource) =>
-		toolDescriptionField(CREATE, resource.toolDescription, resource.value),
+		toolDescriptionField(
+			CREATE,
+			`${resource.toolDescription} ${CREDIT_LIMIT_TOOL_NOTE}`,
+			resource.value,
+		),
 	),
 	...RESOURCES.flatMap((resource) => resource.fields),
 	extraBodyField,

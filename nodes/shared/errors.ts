@@ -42,6 +42,13 @@ export interface ErrorMeaning {
 	creditsCharged?: number | null;
 	/** The task ended Failed and the service gave its credits back. */
 	refunded?: boolean;
+	/**
+	 * The service certainly did not act on the request: it never left the node, or the service
+	 * refused it with an error code. A create that ends so cost nothing.
+	 */
+	notActedOn?: boolean;
+	/** The code of the service's error envelope, when it answered with one. */
+	apiCode?: number;
 }
 
 type ApiErrorOptions = NonNullable<ConstructorParameters<typeof NodeApiError>[2]>;
@@ -55,6 +62,8 @@ export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
 	declare taskId?: string;
 	declare creditsCharged?: number | null;
 	declare refunded?: boolean;
+	declare notActedOn?: boolean;
+	declare apiCode?: number;
 
 	constructor(
 		node: INode,
@@ -76,6 +85,8 @@ export class IdealHouseItemError extends NodeOperationError implements ErrorMean
 	declare taskId?: string;
 	declare creditsCharged?: number | null;
 	declare refunded?: boolean;
+	declare notActedOn?: boolean;
+	declare apiCode?: number;
 
 	constructor(
 		node: INode,
@@ -125,7 +136,7 @@ export function apiCodeError(
 		node,
 		{ code, message: serverMessage } as JsonObject,
 		{ message, description, httpCode: context.httpCode, itemIndex: context.itemIndex },
-		meaning,
+		{ ...meaning, apiCode: code },
 	);
 }
 

@@ -98,6 +98,16 @@ export function optionsField(createOperation: string): INodeProperties {
 		displayOptions: { show: { operation: [createOperation, 'getResult'] } },
 		options: [
 			{
+				displayName: 'Credit Limit',
+				name: 'creditLimit',
+				type: 'number',
+				default: 0,
+				typeOptions: { minValue: 0 },
+				description:
+					'Most credits this node may spend in one execution, counted at each task\'s creation by the same prices as "creditsCharged"; 0 means no limit. An item that would pass it fails before anything is sent (Continue on Fail and the error output apply); a task that ends Failed is refunded and counts no more. Holds for the node\'s tool calls too. With a limit, an API whose price is not known (Other API) is refused.',
+				displayOptions: { show: { '/operation': [createOperation] } },
+			},
+			{
 				displayName: 'Download Result',
 				name: 'downloadResult',
 				type: 'boolean',
@@ -145,6 +155,14 @@ export function optionsField(createOperation: string): INodeProperties {
 				},
 				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
 				displayOptions: { show: { '/operation': [createOperation] } },
+			},
+			{
+				displayName: 'Preview (Send Nothing)',
+				name: 'preview',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to check every item as a real run would and output the request it would send and its cost, in "preview" (method, path, body, credits), instead of sending it. Nothing is created, downloaded or charged.',
 			},
 			{
 				displayName: 'Put Result in Field',

@@ -12,19 +12,29 @@ import { answerToCreate, answerToRead, type Answer } from './answers';
 import { createPath, resultPath, type IdealHouseApi } from './catalog';
 import { executionStopSignal, stoppedError, watchForStop } from './cancellation';
 import { clock } from './clock';
+import { creditCharge, type CreditCharge } from './credit-limit';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
 import { holdsLongInteger, writeJsonBody } from './json-body';
 import { limits } from './limits';
+import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
 import { checkWaitOptions, readWaitOptions } from './poller';
+import { isPreview, previewCreate, previewRead } from './preview';
 import { parseTaskIdField } from './task';
 import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
 import { isToolCall, withAdviceInMessage } from './tool';
-import { sendToService } from './transport';
+import {
+	envelopeCode,
+	envelopeIn,
+	isRefusal,
+	sendToService,
+	type ServiceResponse,
+} from './transport';
 
 /**
- * The request cycle of every item of both nodes: validate the item, wait for a request slot,
- * send, retry as the operation allows, and on a final failure either fail the node or, with
- * Continue on Fail, emit an error item that keeps its link to the input item.
+ * The request cycle of every item of both nodes: validate the item (with Preview, emit what would
+ * be sent instead of sending it), wait for a request slot, check the account's credits and the
+ * node's Credit Limit, send, retry as the operation allows, and on a final failure either fail
+ * the node or, with Continue on Fail, emit an error item that keeps its link to the input item.
  *
  * Why it runs in a pagination hook: declarative routing builds and sends each item's request
  * itself, and its only hook around the send is `operations.pagination`, which with
@@ -79,22 +89,47 @@ function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: Bod
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
 			await validateItem(this, operation, requestData, validate);
-			const body = requestData.options.body as IDataObject;
-			const answer = operation === 'create' ? answerToCreate(api, body) : answerToRead(api);
-			// n8n's helper would write a long integer as JavaScript rounds it: the text is ours then.
-			if (operation === 'create' && holdsLongInteger(body)) {
-				requestData.options.body = writeJsonBody(body);
-			}
-			return await sendWithRetries(
-				this,
-				operation,
-				requestData.options as IHttpRequestOptions,
-				answer,
-			);
+			const options = requestData.options as IHttpRequestOptions;
+			return operation === 'create'
+				? await createTask(this, api, options)
+				: await readTask(this, api, options);
 		} catch (error) {
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}
 	};
+}
+
+/** A create, or its preview; counted against the node's Credit Limit (see `creditCharge`). */
+async function createTask(
+	ctx: IExecutePaginationFunctions,
+	api: IdealHouseApi,
+	options: IHttpRequestOptions,
+): Promise<INodeExecutionData[]> {
+	const body = options.body as IDataObject;
+	const preview = isPreview(ctx);
+	const charge = creditCharge(ctx, api, body, preview);
+	if (preview) {
+		charge.reserve();
+		return await previewCreate(ctx, api, body);
+	}
+	// n8n's helper would write a long integer as JavaScript rounds it: the text is ours then.
+	const sent = holdsLongInteger(body) ? { ...options, body: writeJsonBody(body) } : options;
+	try {
+		return await sendWithRetries(ctx, 'create', sent, answerToCreate(api, body), charge);
+	} catch (error) {
+		const failure = toIdealHouseError(ctx, error);
+		charge.failed(failure);
+		throw failure;
+	}
+}
+
+async function readTask(
+	ctx: IExecutePaginationFunctions,
+	api: IdealHouseApi,
+	options: IHttpRequestOptions,
+): Promise<INodeExecutionData[]> {
+	if (isPreview(ctx)) return await previewRead(ctx, api, options.qs ?? {});
+	return await sendWithRetries(ctx, 'read', options, answerToRead(api));
 }
 
 /** The checks of an item that come before anything is sent: its body, then the node's options. */
@@ -132,13 +167,15 @@ async function sendWithRetries(
 	operation: Operation,
 	options: IHttpRequestOptions,
 	answer: Answer,
+	charge?: CreditCharge,
 ): Promise<INodeExecutionData[]> {
 	const timeoutMs = operation === 'create' ? limits.createTimeoutMs : limits.pollTimeoutMaxMs;
 	for (let attempt = 1; ; attempt++) {
 		let error: IdealHouseError;
 		try {
-			const answered = await takeRequestSlot(ctx);
-			const response = await sendToService(ctx, options, timeoutMs).finally(answered);
+			const response = charge
+				? await sendCreate(ctx, options, timeoutMs, charge)
+				: await sendRead(ctx, options, timeoutMs);
 			return await answer.call(ctx, response);
 		} catch (caught) {
 			error = toIdealHouseError(ctx, caught);
@@ -171,9 +208,50 @@ async function sendWithRetries(
 				operation === 'create'
 					? `Nothing was created for this item: the last attempt was refused (${fault.reason}).`
 					: undefined,
-				{ taskId: error.taskId },
+				{ taskId: error.taskId, notActedOn: operation === 'create' },
 			);
 		}
+	}
+}
+
+async function sendRead(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+): Promise<ServiceResponse> {
+	const answered = await takeRequestSlot(ctx);
+	return await sendToService(ctx, options, timeoutMs).finally(answered);
+}
+
+/**
+ * One attempt of a create. Once the item's turn has come, and not before, so that items waiting
+ * on the request rate are held back: it is not sent when the account already ran out of credits
+ * in this execution, nor when it would pass the Credit Limit. A refusal (9051 above all) is taken
+ * into account before the slot is given back, so that the next item in line already sees it.
+ */
+async function sendCreate(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+	charge: CreditCharge,
+): Promise<ServiceResponse> {
+	const creditsKey = await creditsKeyOf(ctx);
+	const slot = await takeRequestSlot(ctx);
+	try {
+		refuseWhenOutOfCredits(ctx, creditsKey);
+		charge.reserve();
+	} catch (error) {
+		slot.unused();
+		throw toIdealHouseError(ctx, error);
+	}
+	try {
+		const response = await sendToService(ctx, options, timeoutMs);
+		const code = envelopeCode(response);
+		noteAnswerCode(ctx, creditsKey, code);
+		if (isRefusal(response.statusCode, envelopeIn(response.body))) charge.giveBack();
+		return response;
+	} finally {
+		slot();
 	}
 }
 
@@ -203,7 +281,7 @@ function rateLimited(
 			httpCode: '429',
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ taskId },
+		{ taskId, notActedOn: true },
 	);
 }
 

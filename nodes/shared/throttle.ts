@@ -66,6 +66,11 @@ export class RequestBudget {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.answeredAt.push(clock.now());
 	}
+
+	/** A slot was given but nothing was sent with it: it frees up at once. */
+	unused(): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+	}
 }
 
 /**
@@ -118,8 +123,17 @@ async function accountOf(ctx: IExecuteSingleFunctions, user: string): Promise<st
 	return account;
 }
 
+function runOf(ctx: IExecuteSingleFunctions): string {
+	return `${ctx.getExecutionId()}|${ctx.getNode().name}`;
+}
+
+/** The account (base URL and key) this node run uses, as a digest. */
+export async function accountOfRun(ctx: IExecuteSingleFunctions): Promise<string> {
+	return await accountOf(ctx, runOf(ctx));
+}
+
 async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<RequestBudget> {
-	const user = `${ctx.getExecutionId()}|${ctx.getNode().name}`;
+	const user = runOf(ctx);
 	const account = await accountOf(ctx, user);
 	let shared = budgets.get(account);
 	if (!shared) {
@@ -168,6 +182,12 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 
 /**
+ * A request slot, once given: call it when the request's answer or failure has come, or call
+ * `unused` when nothing was sent with it after all.
+ */
+export type RequestSlot = (() => void) & { unused(): void };
+
+/**
  * Waits for the account's next request slot (creates and polls share the budget), and
  * returns what to call once the request's answer or failure has come. When requests queue for a
  * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
@@ -176,7 +196,7 @@ const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
-): Promise<() => void> {
+): Promise<RequestSlot> {
 	const budget = await budgetFor(ctx, maxRequestsPerSecond(ctx));
 	let slots = ordered.get(budget);
 	if (!slots) {
@@ -192,14 +212,19 @@ export async function takeRequestSlot(
 			ctx,
 			'Execution stopped while this item waited for its turn to send',
 			'Nothing more was sent for this item (see Max Requests per Second).',
+			{ notActedOn: true },
 		);
 	}
 	let done = false;
 	const queue = slots;
-	return () => {
+	const release = (free: () => void) => () => {
 		if (done) return;
 		done = true;
-		budget.answered();
+		free();
 		queue.wake();
 	};
+	return Object.assign(
+		release(() => budget.answered()),
+		{ unused: release(() => budget.unused()) },
+	);
 }

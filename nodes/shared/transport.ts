@@ -15,6 +15,7 @@ import { parseJsonKeepingLongs } from './long-ids';
 import { apiCodeError, httpStatusError, IdealHouseApiError, type TransientFault } from './errors';
 import type { SlotPriority } from './poll-schedule';
 import { redact, withoutSecrets } from './redact';
+import { toTaskId } from './task';
 import { takeRequestSlot } from './throttle';
 
 /**
@@ -95,6 +96,25 @@ function asEnvelope(value: unknown): Envelope | undefined {
 	};
 }
 
+/** The code of an answer's envelope, without judging it; undefined when it has none. */
+export function envelopeCode(response: ServiceResponse): number | undefined {
+	return asEnvelope(tryParseJson(response.body))?.code;
+}
+
+/**
+ * The service answered with an error code of its own: it refused the request and did not act on
+ * it. Behind a 5xx the same body may be a gateway's, after the service acted.
+ */
+export function isRefusal(statusCode: number, envelope: Envelope | undefined): boolean {
+	// An error envelope that still names a task may stand for a task that exists (see answers.ts).
+	return (
+		envelope !== undefined &&
+		envelope.code !== 0 &&
+		statusCode < 500 &&
+		toTaskId(envelope.data) === undefined
+	);
+}
+
 /** Who reads an answer: a node's item, or the editor loading an option list (no item there). */
 export interface EnvelopeReader {
 	getNode(): INode;
@@ -159,7 +179,10 @@ export function readEnvelope(
 			envelope.code,
 			redact(envelope.message, secrets),
 			{ itemIndex, httpCode: String(status) },
-			{ transient: internalError ?? statusFault },
+			{
+				transient: internalError ?? statusFault,
+				notActedOn: isRefusal(status, envelope),
+			},
 		);
 	}
 	return envelope.data;
@@ -291,7 +314,11 @@ export async function sendToService(
 ): Promise<ServiceResponse> {
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
-	if (stop.aborted) throw stoppedError(ctx, 'Execution stopped before the request was sent');
+	if (stop.aborted) {
+		throw stoppedError(ctx, 'Execution stopped before the request was sent', undefined, {
+			notActedOn: true,
+		});
+	}
 	const deadline = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
 	const signal = AbortSignal.any([stop, deadline]);
 	const request: IHttpRequestOptions = {

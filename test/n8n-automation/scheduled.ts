@@ -1,7 +1,9 @@
 /**
  * The scheduled example in a live n8n: activated with a seconds interval while the MLS feed
- * changes between runs (new listings, a new photo, replaced photos, nothing), then checked
- * against the feed's, the service's and the listings table's own records.
+ * changes between runs (new listings, a new photo, replaced photos, nothing), with a Credit Limit
+ * below the first run's photos, then checked against the feed's, the service's and the listings
+ * table's own records: the photos held back by the limit are taken by the next run, none is
+ * paid twice and none is skipped.
  */
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import {
@@ -11,10 +13,12 @@ import {
 	type ExecutionRecord,
 	executionsOf,
 	FEED_PAGE_SIZE,
+	type Item,
 	nodeOutput,
 	queryBrokerage,
 	deactivateWorkflow,
 	TERMINAL,
+	TEST_CREDIT_LIMIT,
 	until,
 	WORKFLOWS,
 } from './setup.ts';
@@ -22,7 +26,10 @@ import {
 const GROUP = 'scheduled MLS feed (Schedule Trigger, live n8n)';
 const DEDUPE_NODE = 'Only new or replaced photos';
 const PHOTOS_NODE = 'Photos only';
+const ENHANCE_NODE = 'Enhance for the MLS';
 const PHOTO_CREDITS = 10;
+const PHOTOS_PER_RUN = TEST_CREDIT_LIMIT / PHOTO_CREDITS;
+const HELD_BACK = `Credit Limit of ${TEST_CREDIT_LIMIT} credits reached: this node has already spent ${TEST_CREDIT_LIMIT} credits in this execution, and this item would cost ${PHOTO_CREDITS} credits`;
 
 interface Phase {
 	what: string;
@@ -72,9 +79,47 @@ function feedPhotos(ctx: Context) {
 interface PhaseRun {
 	phase: Phase;
 	record: ExecutionRecord;
+	/** The photos not enhanced yet: new, replaced, or held back by an earlier run. */
 	expectedKept: string[];
 	/** The MediaURLs of those photos when the feed changed. */
 	expectedUrls: string[];
+	/** What the enhancer did with the kept photos: enhanced, or held back by the Credit Limit. */
+	enhanced: string[];
+	heldBack: string[];
+	/** The photo versions in the listings table once the run had ended. */
+	inTable: Set<string>;
+}
+
+/** The photo of each item the enhancer emitted, through its link to the guard's output. */
+function outcomes(record: ExecutionRecord): {
+	enhanced: string[];
+	heldBack: string[];
+	other: Item[];
+} {
+	const kept = nodeOutput(record, DEDUPE_NODE) ?? [];
+	const photoOf = (item: Item) => {
+		const link = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const index = typeof link === 'number' ? link : (link?.item ?? -1);
+		return kept[index] ? keyOf(kept[index].json) : `unlinked item ${JSON.stringify(item.json)}`;
+	};
+	const result = { enhanced: [] as string[], heldBack: [] as string[], other: [] as Item[] };
+	for (const item of nodeOutput(record, ENHANCE_NODE) ?? []) {
+		if (item.json.status === 'Success') result.enhanced.push(photoOf(item));
+		else if (String(item.json.error ?? '').startsWith(HELD_BACK))
+			result.heldBack.push(photoOf(item));
+		else result.other.push(item);
+	}
+	return result;
+}
+
+/** `MediaKey@ModificationTimestamp` of every row of the listings table. */
+async function tableVersions(): Promise<Set<string>> {
+	const rows = await queryBrokerage<{ media_key: string; media_modified_at: string }>(
+		'SELECT media_key, media_modified_at FROM listing_photos',
+	);
+	return new Set(
+		rows.map((row) => `${row.media_key}@${new Date(row.media_modified_at).toISOString()}`),
+	);
 }
 
 export interface ScheduledRuns {
@@ -87,15 +132,15 @@ export interface ScheduledRuns {
 /** Activates the example, changes the feed before each run, deactivates it after the last. */
 export async function runScheduled(ctx: Context, intervalSeconds: number): Promise<ScheduledRuns> {
 	const { report, session } = ctx;
-	const seen = new Set<string>();
+	/** The photo versions enhanced so far, as the runs' own output says. */
+	const enhanced = new Set<string>();
 	const runs: PhaseRun[] = [];
 	const start = Date.now();
 	for (const [index, phase] of PHASES.entries()) {
 		phase.change(ctx);
 		const changedAt = Date.now();
-		const fresh = feedPhotos(ctx).filter((media) => !seen.has(keyOf(media)));
+		const fresh = feedPhotos(ctx).filter((media) => !enhanced.has(keyOf(media)));
 		const expectedKept = fresh.map(keyOf);
-		for (const key of expectedKept) seen.add(key);
 		if (index === 0) {
 			const activated = await activateWorkflow(session, WORKFLOWS.scheduled.id);
 			report.check(
@@ -116,11 +161,17 @@ export async function runScheduled(ctx: Context, intervalSeconds: number): Promi
 				return after[0] && TERMINAL.includes(after[0].status) ? after[0] : undefined;
 			},
 		);
+		const full = await execution(session, record.id);
+		const outcome = outcomes(full);
+		for (const key of outcome.enhanced) enhanced.add(key);
 		runs.push({
 			phase,
-			record: await execution(session, record.id),
+			record: full,
 			expectedKept,
 			expectedUrls: fresh.map((media) => media.MediaURL),
+			enhanced: outcome.enhanced,
+			heldBack: outcome.heldBack,
+			inTable: await tableVersions(),
 		});
 	}
 	const deactivated = await deactivateWorkflow(session, WORKFLOWS.scheduled.id);
@@ -162,40 +213,78 @@ export async function checkScheduled(
 	// Each run kept exactly the photos that were new or replaced since the run before.
 	let avoided = 0;
 	let keptTotal = 0;
-	const keptEverywhere: string[] = [];
 	const details = await Promise.all(
 		all.map(async (entry) => await execution(ctx.session, entry.id)),
 	);
 	for (const record of details) {
 		const kept = (nodeOutput(record, DEDUPE_NODE) ?? []).map((item) => keyOf(item.json));
 		const photos = nodeOutput(record, PHOTOS_NODE) ?? [];
-		keptEverywhere.push(...kept);
 		keptTotal += kept.length;
 		avoided += photos.length - kept.length;
 	}
 	for (const [index, run] of runs.entries()) {
+		const name = `run ${index + 1} (${run.phase.what})`;
 		report.equal(
 			GROUP,
-			`run ${index + 1} (${run.phase.what}): kept exactly the ${run.expectedKept.length} new or replaced photos`,
+			`${name}: kept exactly the ${run.expectedKept.length} photos not enhanced yet (new, replaced, or held back before)`,
 			(nodeOutput(run.record, DEDUPE_NODE) ?? []).map((item) => keyOf(item.json)).sort(),
 			[...run.expectedKept].sort(),
 		);
+		const allowed = Math.min(run.expectedKept.length, PHOTOS_PER_RUN);
+		report.equal(
+			GROUP,
+			`${name}: enhanced ${allowed} (Credit Limit ${TEST_CREDIT_LIMIT}), held back ${run.expectedKept.length - allowed} with the limit's error`,
+			[run.enhanced.length, run.heldBack.length, outcomes(run.record).other.length],
+			[allowed, run.expectedKept.length - allowed, 0],
+		);
+		report.equal(
+			GROUP,
+			`${name}: the table has the enhanced photos and none of the held-back ones`,
+			[
+				run.enhanced.filter((key) => !run.inTable.has(key)),
+				run.heldBack.filter((key) => run.inTable.has(key)),
+			],
+			[[], []],
+		);
 	}
+	const held = runs.flatMap((run) => run.heldBack);
+	// A held-back photo that the MLS replaced before the next run is due only in its new version.
+	const mediaKey = (key: string) => key.slice(0, key.lastIndexOf('@'));
+	const superseded = runs.flatMap((run, index) =>
+		run.heldBack.filter((key) => !(runs[index + 1]?.expectedKept ?? []).includes(key)),
+	);
+	report.check(
+		GROUP,
+		'the limit held photos back in the first run, and the next run enhanced each of them (or the version that replaced it)',
+		runs[0].heldBack.length > 0 &&
+			runs[0].heldBack.every((key) =>
+				runs[1].enhanced.some((done) => mediaKey(done) === mediaKey(key)),
+			),
+		JSON.stringify(
+			runs.slice(0, 2).map((run) => ({ enhanced: run.enhanced, heldBack: run.heldBack })),
+		),
+	);
+	const due = [...new Set(runs.flatMap((run) => run.expectedKept))].filter(
+		(key) => !superseded.includes(key),
+	);
 	report.equal(
 		GROUP,
-		'across all runs, every photo version kept once (no key twice)',
-		[...keptEverywhere].sort(),
-		[...new Set(runs.flatMap((run) => run.expectedKept))].sort(),
+		`across all runs, every photo version due enhanced exactly once (none twice, none skipped; ${superseded.length} held back, then replaced by the MLS before its turn)`,
+		runs.flatMap((run) => run.enhanced).sort(),
+		[...due].sort(),
 	);
 
 	// The service's own record: one task per photo version, none for the floor plan.
 	const tasks = service
 		.stats()
 		.tasks.filter((task) => String(task.imageUrl).startsWith(`${feed.baseUrl}/`));
-	const expectedUrls = runs.flatMap((run) => run.expectedUrls);
+	const urlOf = new Map(
+		runs.flatMap((run) => run.expectedKept.map((key, index) => [key, run.expectedUrls[index]])),
+	);
+	const expectedUrls = due.map((key) => urlOf.get(key) ?? `no URL for ${key}`);
 	report.equal(
 		GROUP,
-		`the service created exactly one task per new or replaced photo (${expectedUrls.length}), none for the floor plan`,
+		`the service created exactly one task per photo version due (${expectedUrls.length}), none for the floor plan`,
 		tasks.map((task) => String(task.imageUrl)).sort(),
 		[...expectedUrls].sort(),
 	);
@@ -277,8 +366,8 @@ export async function checkScheduled(
 
 	ctx.figures.push(
 		`scheduled: ${all.length} runs in ${seconds.toFixed(0)} s, ${feedPhotos(ctx).length} photos in the feed at the end ` +
-			`(+1 floor plan), ${keptTotal} photo versions enhanced = ${tasks.length} tasks, ` +
-			`${avoided} duplicates avoided, ${netCredits} credits; ` +
+			`(+1 floor plan), ${keptTotal} photos kept, ${runs.flatMap((run) => run.enhanced).length} enhanced = ${tasks.length} tasks, ` +
+			`${avoided} duplicates avoided, ${held.length} held back by the Credit Limit (enhanced by the next run, or replaced before it), ${netCredits} credits; ` +
 			`per run kept ${details.map((record) => (nodeOutput(record, DEDUPE_NODE) ?? []).length).join('/')}, ` +
 			`${propertyRequests.length} feed page requests`,
 	);

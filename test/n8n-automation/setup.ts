@@ -42,6 +42,10 @@ export const START_CREDITS = 10_000;
 const TASK_MS = 1500;
 /** The feed caps its pages at two listings, so that every run follows @odata.nextLink. */
 export const FEED_PAGE_SIZE = 2;
+const ENHANCER_TYPE = 'n8n-nodes-ideal-house.photoEnhancer';
+const SHIPPED_CREDIT_LIMIT = 1000;
+/** Five photos a run: the first run's feed has seven, so two wait for the next run. */
+export const TEST_CREDIT_LIMIT = 50;
 
 export const WORKFLOWS = {
 	scheduled: { id: 'ihScheduledMls', file: 'scheduled-mls-enhance.json' },
@@ -57,6 +61,7 @@ const CREDENTIALS = {
 
 export interface Item {
 	json: Record<string, unknown>;
+	pairedItem?: { item: number } | Array<{ item: number }> | number;
 }
 
 export interface RunData {
@@ -230,6 +235,15 @@ export async function setUp(
 		trigger.parameters.rule = {
 			interval: [{ field: 'seconds', secondsInterval: scheduledInterval }],
 		};
+	const enhancer = scheduled.nodes.find((node) => node.type === ENHANCER_TYPE);
+	const options = (enhancer?.parameters.options ?? {}) as Record<string, unknown>;
+	report.equal(
+		'examples as shipped',
+		`${WORKFLOWS.scheduled.file}: a Credit Limit of ${SHIPPED_CREDIT_LIMIT} (the test sets ${TEST_CREDIT_LIMIT}, fewer photos than the feed has)`,
+		options.creditLimit,
+		SHIPPED_CREDIT_LIMIT,
+	);
+	options.creditLimit = TEST_CREDIT_LIMIT;
 	await importAll(
 		report,
 		stands,

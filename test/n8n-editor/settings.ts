@@ -49,10 +49,12 @@ export const PRESET = {
 };
 /** nodes/shared/fields.ts: the Options collection, as offered before Download Result is on. */
 export const OPTIONS_OFFERED = [
+	'Credit Limit',
 	'Download Result',
 	'Max Requests per Second',
 	'On Timeout',
 	'Poll Interval (Seconds)',
+	'Preview (Send Nothing)',
 	'Timeout (Seconds)',
 ];
 export const MASK_FIELDS = [
