@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 
-import { quoteLongIntegers } from './long-ids';
+import { quoteLongIntegers, REVIVER_HAS_SOURCE, type Reviver } from './long-ids';
 
 /**
  * JSON that a user writes for a request body (a JSON field, Extra Body Fields), read and written
@@ -27,19 +27,6 @@ export const MAX_JSON_DEPTH = 64;
 export class JsonBodyError extends Error {}
 
 const INTEGER = /^-?\d+$/;
-
-type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
-
-function reviverHasSource(): boolean {
-	let seen: string | undefined;
-	JSON.parse('1', ((_key, value, context) => {
-		seen = context?.source;
-		return value;
-	}) as Reviver);
-	return seen === '1';
-}
-
-const HAS_SOURCE = reviverHasSource();
 
 /** How deep the text's containers nest, strings skipped: checked before anything recurses. */
 function nestingOf(text: string): number {
@@ -83,7 +70,7 @@ export function readJsonBody(text: string): unknown {
 }
 
 function parseKeepingLongs(text: string): unknown {
-	if (HAS_SOURCE) {
+	if (REVIVER_HAS_SOURCE) {
 		const reviver: Reviver = (_key, value, context) => {
 			const source = context?.source ?? '';
 			return typeof value === 'number' && !Number.isSafeInteger(value) && INTEGER.test(source)

@@ -8,7 +8,7 @@
  * the same, and text that is not JSON is refused exactly as JSON.parse refuses it.
  */
 
-type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+export type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
 
 const INTEGER = /^-?\d+$/;
 
@@ -26,7 +26,8 @@ function reviverHasSource(): boolean {
 	return seen === '1';
 }
 
-const HAS_SOURCE = reviverHasSource();
+/** Whether this Node hands a reviver each value's source text (Node 21 and later). */
+export const REVIVER_HAS_SOURCE = reviverHasSource();
 
 /** A JSON number as the grammar writes it (no leading zeros, no bare sign). */
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -75,7 +76,7 @@ export function quoteLongIntegers(text: string, prefix = ''): string {
 }
 
 export function parseJsonKeepingLongs(text: string): unknown {
-	return HAS_SOURCE
+	return REVIVER_HAS_SOURCE
 		? JSON.parse(text, keepSourceOfLongs as Parameters<typeof JSON.parse>[1])
 		: JSON.parse(quoteLongIntegers(text));
 }
