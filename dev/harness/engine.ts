@@ -98,7 +98,11 @@ function nodeTypeFor(name: NodeName): INodeType {
 }
 
 class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
+	/** The Ideal House credential's data, and the upload storage's when the node has one. */
+	constructor(
+		private readonly apiData: ICredentialDataDecryptedObject,
+		private readonly storageData?: ICredentialDataDecryptedObject,
+	) {
 		super();
 	}
 
@@ -138,8 +142,9 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		_nodeCredentials: unknown,
 		typeName: string,
 	): Promise<ICredentialDataDecryptedObject> {
-		if (!Object.hasOwn(this.data, typeName)) throw new Error(`No ${typeName} credential given`);
-		return { ...this.data[typeName] };
+		const data = typeName === storageCredentialType.name ? this.storageData : this.apiData;
+		if (!data) throw new Error(`No ${typeName} credential given`);
+		return { ...data };
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -239,12 +244,10 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		webhookBaseUrl: 'http://localhost:5678/webhook',
 		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		credentialsHelper: new TestCredentialsHelper({
-			[credentialType.name]: options.credentials ?? TEST_CREDENTIALS,
-			...(options.storageCredentials
-				? { [storageCredentialType.name]: options.storageCredentials }
-				: {}),
-		}),
+		credentialsHelper: new TestCredentialsHelper(
+			options.credentials ?? TEST_CREDENTIALS,
+			options.storageCredentials,
+		),
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const items = options.items ?? [{ json: {} }];
 	const runExecutionData = {

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
+	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -12,6 +13,7 @@ import { toolDescriptionField } from '../shared/tool';
 import { createBodyCheck } from './create-body';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';
+import { photoFileRule, withPhotoSource } from './photo-source';
 import type { Resource } from './resource';
 import { RESOURCES } from './resources';
 
@@ -36,6 +38,7 @@ function operationFor(resource: Resource): INodeProperties {
 					extraLabel: resource.extraBodyLabel,
 					api: resource.api,
 				}),
+				photoFileRule(resource),
 			),
 		},
 		`Get the result of a ${resource.name.toLowerCase()} task`,
@@ -44,6 +47,7 @@ function operationFor(resource: Resource): INodeProperties {
 }
 
 const properties: INodeProperties[] = [
+	authenticationField,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -56,7 +60,7 @@ const properties: INodeProperties[] = [
 	...RESOURCES.map((resource) =>
 		toolDescriptionField(CREATE, resource.toolDescription, resource.value),
 	),
-	...RESOURCES.flatMap((resource) => resource.fields),
+	...RESOURCES.flatMap(withPhotoSource),
 	extraBodyField,
 	waitForCompletionField(CREATE),
 	taskIdField,

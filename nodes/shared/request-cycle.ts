@@ -15,6 +15,7 @@ import { clock } from './clock';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
 import { holdsLongInteger, writeJsonBody } from './json-body';
 import { limits } from './limits';
+import { PhotoUploads, type PhotoFileRule } from './storage/photo-uploads';
 import { checkWaitOptions, readWaitOptions } from './poller';
 import { parseTaskIdField } from './task';
 import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
@@ -45,11 +46,18 @@ type Operation = 'create' | 'read';
  */
 export type ApiOfItem = IdealHouseApi | ((this: IExecuteSingleFunctions) => IdealHouseApi);
 
-/** Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is sent unless it passes. */
-export function createTaskRouting(api: ApiOfItem, validate: BodyCheck): INodePropertyRouting {
+/**
+ * Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is
+ * sent unless it passes. With `photoFiles`, the photo may also be a file on the item (Image Source).
+ */
+export function createTaskRouting(
+	api: ApiOfItem,
+	validate: BodyCheck,
+	photoFiles?: PhotoFileRule,
+): INodePropertyRouting {
 	return cycleRouting(
 		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
-		requestCycle('create', api, validate),
+		requestCycle('create', api, validate, photoFiles),
 	);
 }
 
@@ -70,7 +78,12 @@ function cycleRouting(
 	return { request, send: { paginate: true }, operations: { pagination: cycle } };
 }
 
-function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: BodyCheck): Cycle {
+function requestCycle(
+	operation: Operation,
+	apiOfItem: ApiOfItem,
+	validate?: BodyCheck,
+	photoFiles?: PhotoFileRule,
+): Cycle {
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		// First, before anything can wait: a Stop pressed from now on reaches this item.
 		watchForStop(this);
@@ -78,6 +91,14 @@ function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: Bod
 			// Here rather than in a preSend, so that a refused item, too, keeps its link.
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
+			// The files are checked and their links signed before the body check reads `imageUrl`.
+			const photos = photoFiles
+				? await PhotoUploads.prepare(
+						this,
+						(requestData.options.body ??= {}) as IDataObject,
+						photoFiles,
+					)
+				: undefined;
 			await validateItem(this, operation, requestData, validate);
 			const body = requestData.options.body as IDataObject;
 			const answer = operation === 'create' ? answerToCreate(api, body) : answerToRead(api);
@@ -85,12 +106,12 @@ function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: Bod
 			if (operation === 'create' && holdsLongInteger(body)) {
 				requestData.options.body = writeJsonBody(body);
 			}
-			return await sendWithRetries(
-				this,
-				operation,
-				requestData.options as IHttpRequestOptions,
-				answer,
-			);
+			const send = async () =>
+				await sendWithRetries(this, operation, requestData.options as IHttpRequestOptions, answer);
+			if (!photos) return await send();
+			// Uploaded only now that the whole item passed, and before anything can be charged.
+			await photos.upload(this);
+			return await photos.around(this, send);
 		} catch (error) {
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}
