@@ -21,6 +21,7 @@
  *   npm run bench -- --apis photoEnhancer            # only the Photo Enhancer's rows
  *   npm run bench -- --api-models fixed,queue        # Virtual Staging rows for more task models
  *   npm run bench -- --models none --downloads 200   # only the download run
+ *   npm run bench -- --models none --downloads 0 --photo-files 50   # only the photo-file rows
  *   npm run bench -- --render bench/out/before.json,bench/out/after.json   # before/after table + chart
  */
 import './n8n-env';
@@ -28,9 +29,10 @@ import './n8n-env';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 
-import { sleep } from 'n8n-workflow';
+import { sleep, type IBinaryData } from 'n8n-workflow';
 
 import { freePort } from '../dev/ports';
 import { APIS, type IdealHouseApi } from '../nodes/shared/catalog';
@@ -163,6 +165,11 @@ const MODELS: Record<string, Model> = {
 interface RowSpec {
 	/** Photo Enhancer when not given (rows of earlier runs). */
 	api?: BenchApi;
+	/**
+	 * Photo-file rows: every item carries a photo file (stored in the row's binary data mode);
+	 * `url` sends the sample's URL anyway (the baseline), `file` uploads the file through `storage`.
+	 */
+	photos?: 'url' | 'file';
 	model: Model;
 	n: number;
 	mode: 'concurrent' | 'serial';
@@ -199,6 +206,50 @@ interface Service {
 	baseUrl: string;
 	apiKey: string;
 	process?: ChildProcess;
+	/** The local S3-compatible store of the photo-file rows. */
+	storage?: Record<string, string | boolean>;
+}
+
+/** Bytes of each photo file: realistic for a listing photo, and incompressible. */
+const PHOTO_FILE_BYTES = 3_000_000;
+
+/**
+ * s3rver on loopback in a process of its own: the parent waits on each row synchronously, and the
+ * row's peak memory is n8n's alone.
+ */
+async function startStorage(): Promise<{
+	credentials: Record<string, string | boolean>;
+	close(): Promise<void>;
+}> {
+	const directory = mkdtempSync(join(tmpdir(), 'ideal-house-bench-s3-'));
+	const script = `
+		const S3rver = require('s3rver');
+		new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)},
+			configureBuckets: [{ name: 'bench-photos' }] })
+			.run().then(({ port }) => console.log(port));`;
+	const child = spawn(process.execPath, ['-e', script], {
+		cwd: join(__dirname, '..'),
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const port = await new Promise<number>((resolve, reject) => {
+		child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+		child.once('exit', () => reject(new Error('the local S3 store did not start')));
+	});
+	return {
+		// s3rver's own key pair; it checks the key id, not the signature.
+		credentials: {
+			endpoint: `http://127.0.0.1:${port}`,
+			region: 'us-east-1',
+			bucket: 'bench-photos',
+			accessKeyId: 'S3RVER',
+			secretAccessKey: 'S3RVER',
+			forcePathStyle: true,
+		},
+		close: async () => {
+			child.kill();
+			rmSync(directory, { recursive: true, force: true });
+		},
+	};
 }
 
 interface TaskStat {
@@ -261,6 +312,36 @@ function percentile(sorted: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** N distinct photo files (the living-room sample, then incompressible bytes), stored one at a time. */
+async function storePhotoFiles(
+	service: Service,
+	binaryData: { store: (...args: never[]) => Promise<unknown> },
+	n: number,
+): Promise<IBinaryData[]> {
+	const sample = Buffer.from(
+		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
+	);
+	const store = binaryData.store as unknown as (
+		location: object,
+		bytes: Buffer,
+		data: IBinaryData,
+	) => Promise<IBinaryData>;
+	const files: IBinaryData[] = [];
+	for (let k = 0; k < n; k++) {
+		// Bytes after a PNG's end are ignored by readers; they make each file distinct and realistic in size.
+		const bytes = Buffer.concat([sample, randomBytes(PHOTO_FILE_BYTES - sample.length)]);
+		files.push(
+			await store.call(
+				binaryData,
+				{ type: 'execution', workflowId: 'bench', executionId: `photos-${k}` },
+				bytes,
+				{ data: '', mimeType: 'image/png', fileName: `photo-${k}.png` },
+			),
+		);
+	}
+	return files;
+}
+
 /** Runs one row in this process (started by the parent with --row). */
 async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const binaryMode = spec.download ?? spec.binaryMode ?? 'default';
@@ -275,7 +356,8 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		require.resolve('@n8n/di', { paths: [coreDir] })
 	)) as typeof import('@n8n/di');
 	const { BinaryDataService } = await import('n8n-core');
-	await Container.get(BinaryDataService).init();
+	const binaryData = Container.get(BinaryDataService);
+	await binaryData.init();
 	const { runNode } = await import('../dev/harness/engine');
 
 	const apiRun = API_RUNS[spec.api ?? 'photoEnhancer'];
@@ -285,13 +367,20 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 			spec.download !== undefined,
 		),
 		...(spec.download ? { options: { downloadResult: true } } : {}),
+		...(spec.photos === 'file' ? { imageSource: 'binary', imageBinaryProperty: 'data' } : {}),
 	};
+	// Both photo-file rows hold the same files, made before the clock and the memory sampler start.
+	const photoFiles = spec.photos ? await storePhotoFiles(service, binaryData, spec.n) : [];
 	const run = async (from: number, count: number): Promise<number> => {
 		const { items, error } = await runNode({
 			node: apiRun.node,
 			parameters,
-			items: Array.from({ length: count }, (_, k) => ({ json: { i: from + k } })),
+			items: Array.from({ length: count }, (_, k) => ({
+				json: { i: from + k },
+				...(photoFiles[from + k] ? { binary: { data: photoFiles[from + k] } } : {}),
+			})),
 			credentials: { apiKey: service.apiKey, baseUrl: service.baseUrl },
+			storageCredentials: spec.photos === 'file' ? service.storage : undefined,
 			onError: 'continueRegularOutput',
 		});
 		if (error) throw new Error(error.message);
@@ -339,11 +428,13 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		label: spec.model.label,
 		mode: spec.mode,
 		n: spec.n,
-		binary: spec.download
-			? `download, ${binaryMode}`
-			: binaryMode === 'default'
-				? ''
-				: `no download, ${binaryMode}`,
+		binary: spec.photos
+			? `${spec.photos === 'file' ? 'photos from 3 MB files via local S3' : 'photos from URLs, items holding the same files'}, ${binaryMode}`
+			: spec.download
+				? `download, ${binaryMode}`
+				: binaryMode === 'default'
+					? ''
+					: `no download, ${binaryMode}`,
 		wallS,
 		boundS: spec.mode === 'serial' ? Number.NaN : spec.n / RATE + slowestS,
 		pollsPerTask: (after.requests.byEndpoint[`${apiRun.api.name}.result`]?.total ?? 0) / spec.n,
@@ -572,6 +663,7 @@ async function main() {
 	const downloads = Number(option('downloads', '200'));
 	const serial = list('serial', '').map(Number);
 	const resultBytes = Number(option('result-bytes', String(4_000_000)));
+	const photoFiles = Number(option('photo-files', '50'));
 
 	// The task models of the other APIs' rows (of those in --models): by default the fixed one.
 	const apiModels = new Set(list('api-models', 'fixed'));
@@ -617,7 +709,23 @@ async function main() {
 		});
 	}
 
+	if (photoFiles > 0) {
+		// The same photos from URLs, then from files through the bucket, in the same run.
+		for (const photos of ['url', 'file'] as const) {
+			specs.push({
+				model: MODELS.fixed,
+				n: photoFiles,
+				mode: 'concurrent',
+				binaryMode: 'filesystem',
+				photos,
+				resultBytes: 0,
+			});
+		}
+	}
+
 	const service = await startServiceProcess();
+	const storage = photoFiles > 0 ? await startStorage() : undefined;
+	service.storage = storage?.credentials;
 	const rows: Row[] = [];
 	const started = Date.now();
 	try {
@@ -638,6 +746,14 @@ async function main() {
 		}
 	} finally {
 		service.process?.kill();
+		await storage?.close();
+	}
+	const fromUrls = rows.find((row) => row.binary.startsWith('photos from URLs'));
+	const fromFiles = rows.find((row) => row.binary.startsWith('photos from 3 MB files'));
+	if (fromUrls && fromFiles) {
+		console.log(
+			`Photos from files / from URLs, N=${fromFiles.n}: wall ${f(fromFiles.wallS / fromUrls.wallS, 2)}× (${f(fromFiles.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(fromFiles.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB`,
+		);
 	}
 	const markdown = table(rows);
 	console.log(`\n${markdown}\n\nTotal ${((Date.now() - started) / 60_000).toFixed(1)} min`);

@@ -26,6 +26,7 @@ import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog';
 import { clock as nodeClock } from '../nodes/shared/clock';
 import {
+	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -1355,7 +1356,15 @@ async function loadOptions(
 	const base = await editorData();
 	const additionalData = {
 		...base,
-		currentNodeParameters: parameters,
+		// As the editor holds them: with every default, hidden ones included.
+		currentNodeParameters: NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			nodeType.description,
+		)!,
 		// The harness's helper, holding the credential under test.
 		credentialsHelper: new (base.credentialsHelper.constructor as new (
 			data: typeof credentials,
@@ -1622,6 +1631,7 @@ describe('adding an API is data', () => {
 			description: 'A test-only API',
 			defaults: { name: 'Room Sketch' },
 			properties: [
+				authenticationField,
 				{
 					displayName: 'Resource',
 					name: 'resource',

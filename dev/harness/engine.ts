@@ -10,6 +10,7 @@ import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-c
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
+	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
@@ -26,6 +27,7 @@ import type {
 import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
+import { IdealHouseStorageApi } from '../../credentials/IdealHouseStorageApi.credentials';
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
@@ -40,6 +42,18 @@ const NODE_TYPES: Record<NodeName, () => INodeType> = {
 };
 
 const credentialType = new IdealHouseApi();
+const storageCredentialType = new IdealHouseStorageApi();
+const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
+	[credentialType.name]: credentialType,
+	[storageCredentialType.name]: storageCredentialType,
+};
+
+function credentialTypeNamed(typeName: string): ICredentialType {
+	if (!Object.hasOwn(CREDENTIAL_TYPES, typeName)) {
+		throw new Error(`Unknown credential type ${typeName}`);
+	}
+	return CREDENTIAL_TYPES[typeName];
+}
 
 /** Everything n8n's engine and the nodes log (tests check that no secret is ever in it). */
 export const logLines: string[] = [];
@@ -84,7 +98,11 @@ function nodeTypeFor(name: NodeName): INodeType {
 }
 
 class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly data: ICredentialDataDecryptedObject) {
+	/** The Ideal House credential's data, and the upload storage's when the node has one. */
+	constructor(
+		private readonly apiData: ICredentialDataDecryptedObject,
+		private readonly storageData?: ICredentialDataDecryptedObject,
+	) {
 		super();
 	}
 
@@ -101,8 +119,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		if (typeName !== credentialType.name) throw new Error(`Unknown credential type ${typeName}`);
-		const authenticate = credentialType.authenticate;
+		const authenticate = credentialTypeNamed(typeName).authenticate;
 		if (typeof authenticate !== 'function')
 			throw new Error('The credential must authenticate with a function');
 		return await authenticate(credentials, requestOptions);
@@ -120,16 +137,22 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used by the nodes');
 	}
 
-	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
-		return { ...this.data };
+	async getDecrypted(
+		_additionalData: unknown,
+		_nodeCredentials: unknown,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = typeName === storageCredentialType.name ? this.storageData : this.apiData;
+		if (!data) throw new Error(`No ${typeName} credential given`);
+		return { ...data };
 	}
 
 	async updateCredentials(): Promise<void> {}
 
 	async updateCredentialsOauthTokenData(): Promise<void> {}
 
-	getCredentialsProperties(): INodeProperties[] {
-		return credentialType.properties;
+	getCredentialsProperties(typeName: string): INodeProperties[] {
+		return credentialTypeNamed(typeName).properties;
 	}
 }
 
@@ -139,6 +162,8 @@ export interface RunOptions {
 	/** Input items; default one empty item. */
 	items?: INodeExecutionData[];
 	credentials?: ICredentialDataDecryptedObject;
+	/** The upload storage credential; the node is given one only when this is set. */
+	storageCredentials?: ICredentialDataDecryptedObject;
 	/** n8n's "On Error" setting. */
 	onError?: INode['onError'];
 	/** Cancels the execution after this many milliseconds (as the Stop button does). */
@@ -175,7 +200,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: options.parameters as INodeParameters,
-		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
+		credentials: {
+			idealHouseApi: { id: 'cred-1', name: 'Ideal House account' },
+			...(options.storageCredentials
+				? { idealHouseStorageApi: { id: 'cred-2', name: 'Upload bucket' } }
+				: {}),
+		},
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const nodeTypes: INodeTypes = {
@@ -214,7 +244,10 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		webhookBaseUrl: 'http://localhost:5678/webhook',
 		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		credentialsHelper: new TestCredentialsHelper(options.credentials ?? TEST_CREDENTIALS),
+		credentialsHelper: new TestCredentialsHelper(
+			options.credentials ?? TEST_CREDENTIALS,
+			options.storageCredentials,
+		),
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const items = options.items ?? [{ json: {} }];
 	const runExecutionData = {
@@ -260,13 +293,16 @@ export interface CredentialTestResult {
 }
 
 /**
- * The credential's own test, run as n8n's credential tester runs a declarative test: its
- * request on a bare node (no defaults of ours), then its responseSuccessBody rules in order.
+ * A credential's own test, run as n8n's credential tester runs a declarative test: its request
+ * on a bare node (no defaults of ours); on an HTTP error, its responseCode rules in order, else
+ * the status; on success, its responseSuccessBody rules in order.
  */
 export async function runCredentialTest(
 	credentials: ICredentialDataDecryptedObject,
+	typeName = credentialType.name,
 ): Promise<CredentialTestResult> {
-	const test = credentialType.test!;
+	const type = credentialTypeNamed(typeName);
+	const test = type.test!;
 	const bareNode: INodeType = {
 		description: {
 			displayName: 'Credential Test',
@@ -277,7 +313,7 @@ export async function runCredentialTest(
 			defaults: {},
 			inputs: ['main'],
 			outputs: ['main'],
-			credentials: [{ name: credentialType.name, required: true }],
+			credentials: [{ name: type.name, required: true }],
 			properties: [
 				{
 					displayName: 'Temp',
@@ -289,8 +325,22 @@ export async function runCredentialTest(
 			],
 		},
 	} as INodeType;
-	const { items, error } = await runNode({ node: bareNode, parameters: {}, credentials });
-	if (error) return { status: 'Error', message: error.message };
+	const storage = typeName === storageCredentialType.name;
+	const { items, error } = await runNode({
+		node: bareNode,
+		parameters: {},
+		credentials: storage ? TEST_CREDENTIALS : credentials,
+		storageCredentials: storage ? credentials : undefined,
+	});
+	if (error) {
+		const status = Number(error.httpCode);
+		for (const rule of test.rules ?? []) {
+			if (rule.type === 'responseCode' && rule.properties.value === status) {
+				return { status: 'Error', message: rule.properties.message };
+			}
+		}
+		return { status: 'Error', message: error.message };
+	}
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const { key, value, message } = rule.properties as {

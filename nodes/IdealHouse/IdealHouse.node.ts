@@ -1,6 +1,7 @@
 import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
+	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -13,6 +14,7 @@ import { toolDescriptionField } from '../shared/tool';
 import { createBodyCheck } from './create-body';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';
+import { photoFileRule, withPhotoSource } from './photo-source';
 import type { Resource } from './resource';
 import { RESOURCES } from './resources';
 
@@ -37,6 +39,7 @@ function operationFor(resource: Resource): INodeProperties {
 					extraLabel: resource.extraBodyLabel,
 					api: resource.api,
 				}),
+				photoFileRule(resource),
 			),
 		},
 		`Get the result of a ${resource.name.toLowerCase()} task`,
@@ -45,6 +48,7 @@ function operationFor(resource: Resource): INodeProperties {
 }
 
 const properties: INodeProperties[] = [
+	authenticationField,
 	{
 		displayName: 'Resource',
 		name: 'resource',
@@ -61,7 +65,7 @@ const properties: INodeProperties[] = [
 			resource.value,
 		),
 	),
-	...RESOURCES.flatMap((resource) => resource.fields),
+	...RESOURCES.flatMap(withPhotoSource),
 	extraBodyField,
 	waitForCompletionField(CREATE),
 	taskIdField,

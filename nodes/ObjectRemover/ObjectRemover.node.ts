@@ -1,6 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
+	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -26,6 +27,7 @@ export class ObjectRemover implements INodeType {
 		defaults: { name: 'Ideal House Object Remover' },
 		usableAsTool: true,
 		properties: [
+			authenticationField,
 			operationField(APIS.objectRemover, removeOperation, 'Get the result of a removal task'),
 			toolDescriptionField(REMOVE, REMOVE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', REMOVAL_RESULT_TOOL_DESCRIPTION),

@@ -1,6 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import {
+	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -34,10 +35,11 @@ export class PhotoEnhancer implements INodeType {
 				type: 'warning',
 				location: 'ndv',
 				whenToDisplay: 'always',
-				displayCondition: `={{ $parameter["operation"] === "${ENHANCE}" && $parameter["imageInput"] === "urls" && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
+				displayCondition: `={{ $parameter["operation"] === "${ENHANCE}" && ($parameter["imageSource"] === "binary" ? String($parameter["imageBinaryProperty"]).includes(",") : $parameter["imageInput"] === "urls") && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
 			},
 		],
 		properties: [
+			authenticationField,
 			operationField(APIS.photoEnhancer, enhanceOperation, 'Get the result of an enhancement task'),
 			toolDescriptionField(ENHANCE, ENHANCE_TOOL_DESCRIPTION),
 			toolDescriptionField('getResult', PHOTO_RESULT_TOOL_DESCRIPTION),

@@ -5,15 +5,35 @@ import { CREDENTIAL_NAME } from './api';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, POLL_INTERVAL } from './poller';
 import { taskResultRouting, type ApiOfItem } from './request-cycle';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from './throttle';
+import { storageCredential } from './storage/photo-fields';
 import { REQUEST_DEFAULTS } from './transport';
 
-/** What both node descriptions share: one input and output, the credential, the request defaults. */
+/**
+ * n8n's declarative engine sends a node's requests with the one credential that the parameter
+ * `authentication` selects as soon as a node lists two. The Ideal House key is that one, always;
+ * the upload storage credential is read by the node's own code, for photos that are files.
+ */
+export const authenticationField: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'hidden',
+	default: 'apiKey',
+};
+
+/** What both node descriptions share: one input and output, the credentials, the request defaults. */
 export const commonDescription = {
 	group: ['transform'],
 	version: 1,
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
-	credentials: [{ name: CREDENTIAL_NAME, required: true }],
+	credentials: [
+		{
+			name: CREDENTIAL_NAME,
+			required: true,
+			displayOptions: { show: { authentication: ['apiKey'] } },
+		},
+		storageCredential,
+	],
 	requestDefaults: REQUEST_DEFAULTS,
 } satisfies Partial<INodeTypeDescription>;
 
@@ -113,6 +133,15 @@ export function optionsField(createOperation: string): INodeProperties {
 				type: 'boolean',
 				default: false,
 				description: 'Whether to also attach the finished image to the item as binary data',
+			},
+			{
+				displayName: 'Keep Uploaded Photos',
+				name: 'keepUploads',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep photos uploaded from binary files in the upload storage once the task has ended, instead of deleting them. The item then says where they are.',
+				displayOptions: { show: { '/operation': [createOperation], '/imageSource': ['binary'] } },
 			},
 			{
 				displayName: 'Max Requests per Second',

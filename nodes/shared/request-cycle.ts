@@ -17,6 +17,7 @@ import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './e
 import { holdsLongInteger, writeJsonBody } from './json-body';
 import { limits } from './limits';
 import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
+import { PhotoUploads, type PhotoFileRule } from './storage/photo-uploads';
 import { checkWaitOptions, readWaitOptions } from './poller';
 import { isPreview, previewCreate, previewRead } from './preview';
 import { parseTaskIdField } from './task';
@@ -55,11 +56,18 @@ type Operation = 'create' | 'read';
  */
 export type ApiOfItem = IdealHouseApi | ((this: IExecuteSingleFunctions) => IdealHouseApi);
 
-/** Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is sent unless it passes. */
-export function createTaskRouting(api: ApiOfItem, validate: BodyCheck): INodePropertyRouting {
+/**
+ * Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is
+ * sent unless it passes. With `photoFiles`, the photo may also be a file on the item (Image Source).
+ */
+export function createTaskRouting(
+	api: ApiOfItem,
+	validate: BodyCheck,
+	photoFiles?: PhotoFileRule,
+): INodePropertyRouting {
 	return cycleRouting(
 		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
-		requestCycle('create', api, validate),
+		requestCycle('create', api, validate, photoFiles),
 	);
 }
 
@@ -80,7 +88,12 @@ function cycleRouting(
 	return { request, send: { paginate: true }, operations: { pagination: cycle } };
 }
 
-function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: BodyCheck): Cycle {
+function requestCycle(
+	operation: Operation,
+	apiOfItem: ApiOfItem,
+	validate?: BodyCheck,
+	photoFiles?: PhotoFileRule,
+): Cycle {
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		// First, before anything can wait: a Stop pressed from now on reaches this item.
 		watchForStop(this);
@@ -88,11 +101,22 @@ function requestCycle(operation: Operation, apiOfItem: ApiOfItem, validate?: Bod
 			// Here rather than in a preSend, so that a refused item, too, keeps its link.
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
+			// The files are checked and their links signed before the body check reads `imageUrl`.
+			const photos = photoFiles
+				? await PhotoUploads.prepare(
+						this,
+						(requestData.options.body ??= {}) as IDataObject,
+						photoFiles,
+					)
+				: undefined;
 			await validateItem(this, operation, requestData, validate);
 			const options = requestData.options as IHttpRequestOptions;
-			return operation === 'create'
-				? await createTask(this, api, options)
-				: await readTask(this, api, options);
+			if (operation === 'read') return await readTask(this, api, options);
+			// A preview shows the signed link the service would get, and uploads nothing.
+			if (!photos || isPreview(this)) return await createTask(this, api, options);
+			// Uploaded only now that the whole item passed, and before anything can be charged.
+			await photos.upload(this);
+			return await photos.around(this, async () => await createTask(this, api, options));
 		} catch (error) {
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}

@@ -17,7 +17,7 @@ import type {
 	INodeTypes,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
 import { APIS } from '../../nodes/shared/catalog';
@@ -125,7 +125,15 @@ async function loadOptions(
 	const base = await editorData();
 	const additionalData = {
 		...base,
-		currentNodeParameters: parameters,
+		// As the editor holds them: with every default, hidden ones included.
+		currentNodeParameters: NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			nodeType.description,
+		)!,
 		// The harness's helper, holding the credential under test.
 		credentialsHelper: new (base.credentialsHelper.constructor as new (
 			data: ICredentialDataDecryptedObject,

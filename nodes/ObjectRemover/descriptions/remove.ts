@@ -8,6 +8,11 @@ import type {
 import { APIS } from '../../shared/catalog';
 import { sniffImageType } from '../../shared/file-types';
 import { createTaskRouting } from '../../shared/request-cycle';
+import {
+	imageBinaryPropertyField,
+	imageSourceField,
+	onlyForUrlSource,
+} from '../../shared/storage/photo-fields';
 import { fieldError, requireHttpUrl } from '../../shared/validation';
 
 /** The Remove operation's value, which saved workflows hold. */
@@ -19,7 +24,7 @@ export const removeOperation: INodePropertyOptions = {
 	value: REMOVE,
 	action: 'Remove furniture from a photo',
 	description: 'Create a removal task (1 credit, refunded if it fails)',
-	routing: createTaskRouting(APIS.objectRemover, checkRemoveBody),
+	routing: createTaskRouting(APIS.objectRemover, checkRemoveBody, { several: false }),
 };
 
 const show = { operation: [REMOVE] };
@@ -28,7 +33,8 @@ const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
 export const removeFields: INodeProperties[] = [
-	{
+	imageSourceField(show),
+	onlyForUrlSource({
 		displayName: 'Image URL',
 		name: 'imageUrl',
 		type: 'string',
@@ -38,7 +44,8 @@ export const removeFields: INodeProperties[] = [
 		description: 'Public URL of the interior photo',
 		displayOptions: { show },
 		routing: { send: { type: 'body', property: 'imageUrl' } },
-	},
+	}),
+	imageBinaryPropertyField(show, false),
 	{
 		displayName: 'Removal Mode',
 		name: 'emptyType',

@@ -8,6 +8,11 @@ import type {
 import { APIS } from '../../shared/catalog';
 import { bounded } from '../../shared/redact';
 import { createTaskRouting } from '../../shared/request-cycle';
+import {
+	imageBinaryPropertyField,
+	imageSourceField,
+	onlyForUrlSource,
+} from '../../shared/storage/photo-fields';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
@@ -21,7 +26,7 @@ export const enhanceOperation: INodePropertyOptions = {
 	value: ENHANCE,
 	action: 'Enhance a photo',
 	description: 'Create an enhancement task (10 credits, refunded if it fails)',
-	routing: createTaskRouting(APIS.photoEnhancer, checkEnhanceBody),
+	routing: createTaskRouting(APIS.photoEnhancer, checkEnhanceBody, { several: true }),
 };
 
 const show = { operation: [ENHANCE] };
@@ -29,7 +34,8 @@ const SEVERAL_URLS_HINT =
 	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
 
-export const enhanceFields: INodeProperties[] = [
+/** Images, Image URL and Image URLs: shown when the photos come from URLs. */
+const urlFields: INodeProperties[] = [
 	{
 		displayName: 'Images',
 		name: 'imageInput',
@@ -74,6 +80,12 @@ export const enhanceFields: INodeProperties[] = [
 		displayOptions: { show: { ...show, imageInput: ['urls'] } },
 		routing: { send: { type: 'body', property: 'imageUrl' } },
 	},
+];
+
+export const enhanceFields: INodeProperties[] = [
+	imageSourceField(show),
+	...urlFields.map(onlyForUrlSource),
+	imageBinaryPropertyField(show, true),
 	{
 		displayName: 'Preset Name or ID',
 		name: 'presetId',

@@ -1,0 +1,62 @@
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+
+import { IMAGE_SOURCE } from './photo-uploads';
+import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from './settings';
+
+type Show = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
+
+const STORAGE_CREDENTIAL = { name: STORAGE_CREDENTIAL_NAME };
+
+/** The storage credential, asked for only where a photo comes from a file. */
+export const storageCredential: INodeCredentialDescription = {
+	...STORAGE_CREDENTIAL,
+	required: true,
+	displayOptions: { show: { imageSource: [IMAGE_SOURCE.binary] } },
+};
+
+/** Where the photo comes from; shown before the Image URL field it switches. */
+export function imageSourceField(show: Show): INodeProperties {
+	return {
+		displayName: 'Image Source',
+		name: 'imageSource',
+		type: 'options',
+		// Decides whether a file is uploaded and which credential is used: no expression.
+		noDataExpression: true,
+		default: 'url',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'URL',
+				value: IMAGE_SOURCE.url,
+				description: 'The photo is at a public URL',
+			},
+			{
+				name: 'Binary File',
+				value: IMAGE_SOURCE.binary,
+				description: `The photo is a file on the incoming item (form upload, Google Drive, email attachment). It is uploaded to your own S3-compatible bucket under ${UPLOAD_PREFIX}, Ideal House gets a short-lived link, and it is deleted when the task has ended.`,
+			},
+		],
+	};
+}
+
+export function imageBinaryPropertyField(show: Show, several: boolean): INodeProperties {
+	return {
+		displayName: 'Image Binary Property',
+		name: 'imageBinaryProperty',
+		type: 'string',
+		default: 'data',
+		description: several
+			? "Name of the incoming item's binary property that holds the photo (JPEG, PNG or WebP, up to 20 MB). Several names separated by commas are sent as one task, e.g. the bracketed exposures of an HDR merge."
+			: "Name of the incoming item's binary property that holds the photo (JPEG, PNG or WebP, up to 20 MB)",
+		displayOptions: { show: { ...show, imageSource: [IMAGE_SOURCE.binary] } },
+	};
+}
+
+/** A field shown only when the photo comes from a URL. */
+export function onlyForUrlSource(field: INodeProperties): INodeProperties {
+	const show = field.displayOptions?.show ?? {};
+	return {
+		...field,
+		displayOptions: { ...field.displayOptions, show: { ...show, imageSource: [IMAGE_SOURCE.url] } },
+	};
+}

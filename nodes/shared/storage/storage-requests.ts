@@ -1,0 +1,163 @@
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { stoppedError, untilAborted } from '../cancellation';
+import { clock } from '../clock';
+import { toIdealHouseError, type IdealHouseError } from '../errors';
+import { networkCode, bodyText } from '../transport';
+import { objectUrl, type StorageSettings } from './settings';
+import { signRequestFor } from './signed-request';
+import {
+	readS3Answer,
+	storageAnswerError,
+	storageNetworkError,
+	type StorageStep,
+} from './storage-errors';
+
+/**
+ * The node's own requests to the bucket: signed here with the storage credential and sent with
+ * n8n's plain HTTP helper, so that the Ideal House key, which only the authenticated helper adds,
+ * never goes to the storage host. No redirect is followed; every request has a time limit and
+ * ends at once on Stop.
+ */
+export const storageLimits = {
+	/** One PUT or DELETE, answer included. */
+	requestTimeoutMs: 120_000,
+	/** A PUT is idempotent: it is repeated on a network error or a 5xx. */
+	putAttempts: 4,
+	retryBaseMs: 1000,
+};
+
+async function send(
+	ctx: IExecuteSingleFunctions,
+	settings: StorageSettings,
+	step: StorageStep,
+	options: IHttpRequestOptions,
+	stop: AbortSignal,
+): Promise<IN8nHttpFullResponse> {
+	const deadline = AbortSignal.timeout(storageLimits.requestTimeoutMs);
+	const signal = AbortSignal.any([stop, deadline]);
+	try {
+		return (await untilAborted(
+			signal,
+			ctx.helpers.httpRequest({
+				...options,
+				encoding: 'text',
+				json: false,
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+				maxRedirects: 0,
+				timeout: storageLimits.requestTimeoutMs,
+				abortSignal: signal,
+			}),
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (stop.aborted) throw uploadStopped(ctx);
+		// Rebuilt from scratch: the helper's error carries the request and its signed headers.
+		const reason = deadline.aborted
+			? `no answer within ${storageLimits.requestTimeoutMs / 1000} s`
+			: `network error ${networkCode(error) ?? 'unknown'}`;
+		throw storageNetworkError(ctx, settings, step, reason);
+	}
+}
+
+/** Stop during an upload: nothing was created, nothing charged. */
+export function uploadStopped(ctx: IExecuteSingleFunctions): IdealHouseError {
+	return stoppedError(
+		ctx,
+		'Execution stopped while the photo was being uploaded',
+		'Nothing was sent to Ideal House and no credit was spent.',
+	);
+}
+
+function failed(response: IN8nHttpFullResponse): boolean {
+	return response.statusCode < 200 || response.statusCode >= 300;
+}
+
+/** A file as n8n's binary helpers stream it, typed without importing `stream` (not allowed in nodes). */
+export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
+
+export interface ObjectBody {
+	contentType: string;
+	size: number;
+	sha256: string;
+	/** A fresh body for each attempt: a stream is read once. */
+	open(): Promise<Buffer | FileStream>;
+}
+
+/**
+ * PUT of one object, its body's SHA-256 signed so that the storage refuses a body that changed on
+ * the way. Repeated on a network error or a 5xx; anything else fails at once.
+ */
+export async function putObject(
+	ctx: IExecuteSingleFunctions,
+	settings: StorageSettings,
+	key: string,
+	body: ObjectBody,
+	stop: AbortSignal,
+): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		const signed = signRequestFor(
+			settings,
+			{
+				method: 'PUT',
+				url: objectUrl(settings, key),
+				headers: { 'Content-Type': body.contentType, 'x-amz-content-sha256': body.sha256 },
+			},
+			new Date(),
+		);
+		let retryable: IdealHouseError;
+		try {
+			const response = await send(
+				ctx,
+				settings,
+				'upload',
+				{
+					...signed,
+					headers: { ...signed.headers, 'Content-Length': String(body.size) },
+					body: (await body.open()) as IHttpRequestOptions['body'],
+				},
+				stop,
+			);
+			if (!failed(response)) return;
+			const answer = readS3Answer(response.statusCode, bodyText(response.body), response.headers);
+			throw storageAnswerError(ctx, settings, 'upload', answer);
+		} catch (error) {
+			retryable = toIdealHouseError(ctx, error);
+			if (!retryable.transient || attempt >= storageLimits.putAttempts) throw retryable;
+		}
+		try {
+			await clock.sleep(storageLimits.retryBaseMs * 2 ** (attempt - 1), stop);
+		} catch {
+			// Stopped while waiting to try again.
+		}
+		if (stop.aborted) throw uploadStopped(ctx);
+	}
+}
+
+/** DELETE of one object; S3 answers 204 whether or not it was there. */
+export async function deleteObject(
+	ctx: IExecuteSingleFunctions,
+	settings: StorageSettings,
+	key: string,
+	stop: AbortSignal,
+): Promise<void> {
+	const signed = signRequestFor(
+		settings,
+		{ method: 'DELETE', url: objectUrl(settings, key) },
+		new Date(),
+	);
+	const response = await send(ctx, settings, 'delete', signed, stop);
+	if (failed(response)) {
+		throw storageAnswerError(
+			ctx,
+			settings,
+			'delete',
+			readS3Answer(response.statusCode, bodyText(response.body), response.headers),
+		);
+	}
+}
