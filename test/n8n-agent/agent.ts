@@ -183,7 +183,7 @@ async function importEverything(service: RunningService, model: ChatModelStub): 
 			{
 				apiKey: MODEL_KEY,
 				url: model.baseUrl,
-			} as never,
+			},
 		));
 	if (!ok) return false;
 	const workflows = [AGENT_EXAMPLE, MCP_EXAMPLE].map(({ file }) => ({

@@ -1,14 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * `n8n start`, where users meet the package: the editor's catalogue (our node types, credential
- * type and icons), the credential's Test button, the form example published and submitted, and
+ * types and icons), the credential's Test button, the form examples published and submitted, and
  * Stop while a node waits on its task. n8n's log of it all gets the checks of every n8n command.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
+import type { TestStorage } from '../helpers/s3-storage.ts';
 import {
 	activateWorkflow,
 	logFile,
@@ -31,11 +33,12 @@ import {
 	sample,
 	SERVICE_OPTIONS,
 	startN8n,
+	STORAGE_CREDENTIAL,
 	taskLines,
 	WORK,
 } from './e2e-shared.ts';
-import { binarySize, checkTaskItem, nodeItems, type RunOutput } from './e2e-items.ts';
-import { FORM_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
+import { binarySize, checkTaskItem, nodeItems, type RunOutput, storedBinary } from './e2e-items.ts';
+import { FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
 
 /** How often the nodes ask the service for a task's status, in seconds. */
 const POLL_SECONDS = 3;
@@ -43,6 +46,7 @@ const POLL_SECONDS = 3;
 export async function checkRunningApp(
 	ctx: Context,
 	service: RunningService,
+	storage: TestStorage,
 	port: number,
 ): Promise<void> {
 	const group = 'n8n start (editor + credential test)';
@@ -54,6 +58,7 @@ export async function checkRunningApp(
 		await checkCatalogue(group, base, session);
 		await checkCredentialTest(group, service, session);
 		await checkFormExample(ctx, service, base, session);
+		await checkFormUploadExample(ctx, service, storage, base, session);
 		await checkStop(service, base, session);
 	} catch (error) {
 		check(group, 'checks ran', false, (error as Error).stack);
@@ -105,6 +110,7 @@ async function checkCatalogue(group: string, base: string, { rest }: RestSession
 	for (const [label, list, name] of [
 		...NODE_TYPES.map((type) => ['node type', nodeTypes, type] as const),
 		['credential type', credentialTypes, CREDENTIAL.type] as const,
+		['credential type', credentialTypes, STORAGE_CREDENTIAL.type] as const,
 	]) {
 		const entry = Array.isArray(list)
 			? list.find((candidate) => candidate.name === name)
@@ -205,12 +211,19 @@ async function checkFormExample(
 	session: RestSession,
 ): Promise<void> {
 	const group = `workflow ${FORM_EXAMPLE.id} (form upload, in n8n start)`;
-	const formUrl = await publishForm(group, base, session);
+	const formUrl = await publishForm(
+		group,
+		base,
+		session,
+		FORM_EXAMPLE,
+		/Photo URL/,
+		'its two fields',
+	);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	const mask = await submitForm(ctx, group, service, formUrl);
 	if (!mask) return;
-	const run = await finishedFormExecution(group, session);
+	const run = await finishedFormExecution(group, session, FORM_EXAMPLE.id);
 	if (!run) return;
 	check(
 		group,
@@ -247,17 +260,20 @@ async function checkFormExample(
 	await runLaterChecks(ctx);
 }
 
-/** Publishes the form example; returns its production URL once n8n serves the form there. */
+/** Publishes a form example; returns its production URL once n8n serves the form there. */
 async function publishForm(
 	group: string,
 	base: string,
 	session: RestSession,
+	example: { id: string; formPath: string },
+	field: RegExp,
+	fields: string,
 ): Promise<string | undefined> {
-	const activated = await activateWorkflow(session, FORM_EXAMPLE.id);
+	const activated = await activateWorkflow(session, example.id);
 	if (!check(group, 'published over REST', activated.active, activated.detail)) return undefined;
 
 	// Publishing registers the form's webhook a moment later (n8n applies it from an outbox).
-	const formUrl = `${base}/form/${FORM_EXAMPLE.formPath}`;
+	const formUrl = `${base}/form/${example.formPath}`;
 	const formDeadline = Date.now() + 30_000;
 	let formPage = await fetch(formUrl);
 	while (!formPage.ok && Date.now() < formDeadline) {
@@ -267,8 +283,8 @@ async function publishForm(
 	if (
 		!check(
 			group,
-			`the form is served at /form/${FORM_EXAMPLE.formPath}, with its two fields`,
-			formPage.ok && /Photo URL/.test(await formPage.text()),
+			`the form is served at /form/${example.formPath}, with ${fields}`,
+			formPage.ok && field.test(await formPage.text()),
 			`HTTP ${formPage.status}`,
 		)
 	)
@@ -306,24 +322,15 @@ async function submitForm(
 }
 
 /**
- * The form example's execution once it has finished, over REST. n8n stores run data in its
+ * A form example's execution once it has finished, over REST. n8n stores run data in its
  * flatted form, read here with n8n's own copy of flatted.
  */
 async function finishedFormExecution(
 	group: string,
 	session: RestSession,
+	workflowId: string,
 ): Promise<RunOutput | undefined> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: FORM_EXAMPLE.id }));
-	let executionId: string | undefined;
-	const deadline = Date.now() + 90_000;
-	while (!executionId && Date.now() < deadline) {
-		const list = await session.rest(`/rest/executions?filter=${filter}`);
-		const results = (list.json.data?.results ?? []) as Array<{ id: string; status: string }>;
-		executionId = results.find(
-			(entry) => !['new', 'running', 'waiting'].includes(entry.status),
-		)?.id;
-		if (!executionId) await sleep(500);
-	}
+	const executionId = (await executionIn(session, workflowId, ['new', 'running', 'waiting']))?.id;
 	if (!check(group, 'one execution finished', !!executionId, 'none within 90 s')) return undefined;
 	const execution = (await session.rest(`/rest/executions/${executionId}`)).json.data ?? {};
 	const appRequire = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json'));
@@ -333,6 +340,273 @@ async function finishedFormExecution(
 		finished: execution.finished as boolean | undefined,
 		data: flatted.parse(String(execution.data)),
 	};
+}
+
+/**
+ * The workflow's first execution whose status is not one of `passing` (within 90 s), as the
+ * executions list shows it.
+ */
+async function executionIn(
+	session: RestSession,
+	workflowId: string,
+	passing: string[],
+): Promise<{ id: string; status: string } | undefined> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const deadline = Date.now() + 90_000;
+	while (Date.now() < deadline) {
+		const list = await session.rest(`/rest/executions?filter=${filter}`);
+		const results = (list.json.data?.results ?? []) as Array<{ id: string; status: string }>;
+		const found = results.find((entry) => !passing.includes(entry.status));
+		if (found) return found;
+		await sleep(500);
+	}
+	return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The form that takes the photo itself
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A file as the form ending's page carries it: the bytes and what the browser saves them as. */
+interface ReturnedFile {
+	bytes: Buffer;
+	fileName: string;
+	type: string;
+}
+
+/**
+ * The files the form ending's page hands the browser: URI-encoded JSON in its script, one file
+ * (n8n 1.x) or a list (2.x), the bytes as a serialised Buffer (filesystem binary mode) or as a
+ * byte string (binary data kept in memory).
+ */
+function returnedFiles(html: string): ReturnedFile[] | undefined {
+	const encoded = /const binar(?:y|ies) = "([^"]+)"/.exec(html)?.[1];
+	if (!encoded) return undefined;
+	const parsed = JSON.parse(decodeURIComponent(encoded)) as unknown;
+	const entries = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{
+		data: { type: 'Buffer'; data: number[] } | string;
+		fileName: string;
+		type: string;
+	}>;
+	return entries.map((entry) => ({
+		bytes:
+			typeof entry.data === 'string'
+				? Buffer.from(entry.data, 'latin1')
+				: Buffer.from(entry.data.data),
+		fileName: entry.fileName,
+		type: entry.type,
+	}));
+}
+
+/**
+ * The form that takes the room photo as a file, as users run it: published, the photo submitted,
+ * the form ending's page read as the browser gets it (with the staged photo to save) and then
+ * posted back, as its script does, so that the execution ends. The service must have fetched the
+ * uploaded file's own bytes through its presigned link, the object must be gone from the bucket
+ * afterwards, and the staged photo must reach both the item and the submitter.
+ */
+async function checkFormUploadExample(
+	ctx: Context,
+	service: RunningService,
+	storage: TestStorage,
+	base: string,
+	session: RestSession,
+): Promise<void> {
+	const example = FORM_UPLOAD_EXAMPLE;
+	const group = `workflow ${example.id} (a photo file through the bucket, in n8n start)`;
+	const formUrl = await publishForm(group, base, session, example, /Room photo/, 'its file field');
+	if (!formUrl) return;
+	const tasksBefore = service.stats().tasks.length;
+	storage.requests.length = 0;
+	const photo = Buffer.from(
+		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
+	);
+
+	const waitingUrl = await submitPhoto(group, formUrl, photo);
+	if (!waitingUrl) return;
+	// The ending page is served once the execution waits there, the staged photo in hand.
+	const paused = await executionIn(session, example.id, ['new', 'running']);
+	if (
+		!check(
+			group,
+			`the execution reached "${example.ending}" and waits for the browser`,
+			paused?.status === 'waiting',
+			paused ? `status ${paused.status}` : 'no execution within 90 s',
+		)
+	)
+		return;
+	const page = await fetch(waitingUrl);
+	const returned = returnedFiles(await page.text());
+	check(
+		group,
+		`"${example.ending}": its page carries one file for the browser to save`,
+		page.ok && returned?.length === 1,
+		`HTTP ${page.status}; ${returned?.length ?? 'no'} file(s)`,
+	);
+	const resumed = await fetch(waitingUrl, { method: 'POST' });
+	check(
+		group,
+		"the page's POST back (as its script sends it) is accepted",
+		resumed.ok,
+		`HTTP ${resumed.status}`,
+	);
+
+	const run = await finishedFormExecution(group, session, example.id);
+	if (!run) return;
+	check(
+		group,
+		'execution finished with status success',
+		run.status === 'success' && !run.data.resultData.error,
+		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
+	);
+	const upload = nodeItems(group, run, example.trigger, 1)[0];
+	const file = upload?.binary?.[example.fileProperty];
+	equal(
+		group,
+		`${example.trigger}: the uploaded photo is the item's binary "${example.fileProperty}" (size, type)`,
+		[file?.mimeType, file && binarySize(file)],
+		['image/png', photo.length],
+	);
+
+	ctx.stats = service.stats() as unknown as Context['stats'];
+	const newTasks = service.stats().tasks.slice(tasksBefore);
+	const item = nodeItems(group, run, example.node, 1)[0];
+	equal(
+		group,
+		'the service created exactly one task for the submission, the id the node emitted',
+		newTasks.map((task) => task.id),
+		[item?.json.id],
+	);
+	const sentUrl = String(newTasks[0]?.imageUrl ?? '');
+	if (item) {
+		await checkTaskItem(ctx, group, example.node, 0, item, {
+			kind: 'virtualStaging',
+			imageUrls: [sentUrl],
+			input: { imageUrl: sentUrl, prompt: example.prompt },
+			source: SOURCES['living-room.png'],
+			binary: example.resultProperty,
+		});
+	}
+	await checkThroughBucket(group, storage, sentUrl, photo);
+
+	const ending = nodeItems(group, run, example.ending, 1)[0];
+	const staged = item?.binary?.[example.resultProperty];
+	equal(
+		group,
+		`${example.ending}: passes the staged photo on as the node attached it`,
+		ending?.binary?.[example.resultProperty],
+		staged,
+	);
+	const result = String(item?.json.output?.resultUrl ?? '');
+	const resultBytes = Buffer.from(await (await fetch(result)).arrayBuffer());
+	const handed = returned?.[0];
+	check(
+		group,
+		`${example.ending}: the submitter gets the staged photo, byte for byte the service's result`,
+		!!handed && handed.bytes.equals(resultBytes),
+		handed ? `${handed.bytes.length} bytes, result ${resultBytes.length} bytes` : 'no file',
+	);
+	equal(
+		group,
+		`${example.ending}: saved as the result's file name and type`,
+		[handed?.fileName, handed?.type],
+		[result.split('/').pop(), 'image/png'],
+	);
+	const kept = staged && storedBinary(staged);
+	check(
+		group,
+		`${example.ending}: the file handed over is the one n8n stored for the item`,
+		!!kept && !!handed && kept.equals(handed.bytes),
+		kept ? `stored ${kept.length} bytes` : 'stored binary not readable',
+	);
+	taskLines.push(
+		`form upload: photo ${photo.length} B via ${new URL(sentUrl || 'http://-').pathname} → staged ${resultBytes.length} B handed back`,
+	);
+	await runLaterChecks(ctx);
+}
+
+/** Submits the photo as the form's file field; returns the page n8n says to wait on. */
+async function submitPhoto(
+	group: string,
+	formUrl: string,
+	photo: Buffer,
+): Promise<string | undefined> {
+	const form = new FormData();
+	form.append('field-0', new Blob([photo], { type: 'image/png' }), 'living-room.png');
+	const submitted = await fetch(formUrl, { method: 'POST', body: form });
+	const text = await submitted.text();
+	let waitingUrl: string | undefined;
+	try {
+		waitingUrl = (JSON.parse(text) as { formWaitingUrl?: string }).formWaitingUrl;
+	} catch {
+		// not JSON: reported below
+	}
+	check(
+		group,
+		`the form accepts the photo file and sends the browser on to wait for the ending`,
+		submitted.ok && typeof waitingUrl === 'string',
+		`HTTP ${submitted.status}: ${text.slice(0, 300)}`,
+	);
+	return waitingUrl;
+}
+
+/**
+ * What the S3 server saw: the node's signed upload of the photo, the service's download through
+ * the presigned link it was given (the same bytes), the node's delete once the task had ended,
+ * and nothing left in the bucket.
+ */
+async function checkThroughBucket(
+	group: string,
+	storage: TestStorage,
+	sentUrl: string,
+	photo: Buffer,
+): Promise<void> {
+	let link: URL | undefined;
+	try {
+		link = new URL(sentUrl);
+	} catch {
+		// reported below
+	}
+	const path = link?.pathname ?? '';
+	check(
+		group,
+		`the service got a presigned link into the bucket (${storage.bucket}, under ideal-house-uploads/)`,
+		!!link &&
+			link.origin === storage.endpoint &&
+			path.startsWith(`/${storage.bucket}/ideal-house-uploads/`) &&
+			link.searchParams.has('X-Amz-Signature'),
+		sentUrl,
+	);
+	const of = (method: string) =>
+		storage.requests.filter((request) => request.method === method && request.path === path);
+	const puts = of('PUT');
+	equal(
+		group,
+		'the node uploaded the photo once, signed, and the store kept exactly its bytes',
+		puts.map((put) => [put.status, put.verdict.ok, put.sha256]),
+		[[200, true, sha256(photo)]],
+	);
+	const fetched = of('GET').filter((get) => get.verdict.ok && get.verdict.presigned);
+	equal(
+		group,
+		"the service's input: it fetched the object through its link and got the uploaded file's bytes",
+		fetched.map((get) => [get.status, get.sha256]),
+		[[200, sha256(photo)]],
+	);
+	equal(
+		group,
+		'the node deleted the object once the task had ended',
+		of('DELETE').map((del) => del.status),
+		[204],
+	);
+	equal(group, 'the bucket is empty afterwards', await storage.keys(), []);
+	check(
+		group,
+		'every request to the store carried a valid signature',
+		storage.requests.every((request) => request.verdict.ok),
+		JSON.stringify(storage.requests.filter((request) => !request.verdict.ok).map((r) => r.verdict)),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,6 +43,27 @@ export const FORM_EXAMPLE = {
 };
 
 /**
+ * Runs in `n8n start` like the form above, with the S3 server: the photo is the uploaded file,
+ * which the node puts in the bucket for the service, and the form's ending hands the staged photo
+ * back to the browser.
+ */
+export const FORM_UPLOAD_EXAMPLE = {
+	file: 'form-upload-stage.json',
+	id: 'ihFormUploadStage',
+	formPath: 'stage-a-room',
+	trigger: 'Room photo',
+	node: 'Stage the room',
+	ending: 'Staged photo',
+	/** n8n names a form file's binary property after the field's label, `\W` as `_`. */
+	fileProperty: 'Room_photo',
+	resultProperty: 'staged',
+	prompt: 'Warm contemporary furniture, light oak and neutral linen, styled for a listing photo',
+};
+
+/** The examples that start with a Form Trigger. */
+export const FORM_EXAMPLES = [FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE];
+
+/**
  * Examples that need more than this test starts, run by the other real-n8n tests: a chat model and
  * an MCP client (test/n8n-agent), or an MLS feed, a CRM and PostgreSQL (test/n8n-automation).
  */

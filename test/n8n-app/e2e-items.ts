@@ -433,7 +433,7 @@ function glbHeader(bytes: Buffer): { magic: string; version: number; length: num
  * The stored bytes of a binary: in filesystem mode (n8n 2.x's default) the file behind
  * `filesystem-v2:<path under the storage folder>`; in the default mode of n8n 1.x, inline base64.
  */
-function storedBinary(meta: BinaryMeta): Buffer | undefined {
+export function storedBinary(meta: BinaryMeta): Buffer | undefined {
 	if (!meta.id && meta.data !== undefined) return Buffer.from(meta.data, 'base64');
 	const match = /^filesystem(?:-v2)?:(.+)$/.exec(meta.id ?? '');
 	if (!match) return undefined;

@@ -20,12 +20,13 @@ import {
 	REPO,
 	report,
 	RUNNER,
+	STORAGE_CREDENTIAL,
 	timed,
 	TOOL_TYPES,
 	USER_FOLDER,
 	WORK,
 } from './e2e-shared.ts';
-import { EXAMPLES, FORM_EXAMPLE, RUN_ELSEWHERE, STOP_WORKFLOW } from './e2e-examples.ts';
+import { EXAMPLES, FORM_EXAMPLES, RUN_ELSEWHERE, STOP_WORKFLOW } from './e2e-examples.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The package as run.sh packed and installed it
@@ -115,6 +116,11 @@ export async function importServiceCredential(serviceUrl: string): Promise<void>
 	});
 }
 
+/** The upload storage credential, with plain data as a user types it: the S3 server's address and keys. */
+export async function importStorageCredential(data: Record<string, unknown>): Promise<void> {
+	await importCredential({ ...imports, group: 'n8n import:credentials' }, STORAGE_CREDENTIAL, data);
+}
+
 /** The workflow files, with the sample base URL replaced by the service's. */
 export async function importTestWorkflows(
 	files: Array<{ file: string; text: string }>,
@@ -163,7 +169,7 @@ export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
 		file: STOP_WORKFLOW.file,
 		text: readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', STOP_WORKFLOW.file), 'utf8'),
 	});
-	for (const example of [...EXAMPLES, FORM_EXAMPLE]) {
+	for (const example of [...EXAMPLES, ...FORM_EXAMPLES]) {
 		const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 		const workflow = JSON.parse(text) as WorkflowJson;
 		equal(`example ${example.file}`, 'workflow id', workflow.id, example.id);
@@ -171,14 +177,16 @@ export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
 			example.file,
 			workflow,
 			descriptions,
-			example === FORM_EXAMPLE ? 'n8n-nodes-base.formTrigger' : undefined,
+			FORM_EXAMPLES.some((form) => form.file === example.file)
+				? 'n8n-nodes-base.formTrigger'
+				: undefined,
 		);
 		workflowFiles.push({ file: example.file, text });
 	}
 	const others = readdirSync(join(REPO, 'examples')).filter(
 		(file) =>
 			file.endsWith('.json') &&
-			file !== FORM_EXAMPLE.file &&
+			!FORM_EXAMPLES.some((form) => form.file === file) &&
 			!RUN_ELSEWHERE.includes(file) &&
 			!EXAMPLES.some((example) => example.file === file),
 	);
@@ -246,15 +254,27 @@ function checkExampleStatically(
 	for (const node of ours) checkOurNode(group, node, descriptions);
 }
 
-/** One of our nodes in an example: a type n8n loaded, the test's credential, valid parameters. */
+/**
+ * One of our nodes in an example: a type n8n loaded, the test's credentials (the upload storage
+ * exactly where the photo is a file), valid parameters.
+ */
 function checkOurNode(group: string, node: WorkflowNode, descriptions: NodeDescriptions): void {
 	const description = descriptions[node.type];
 	if (!check(group, `${node.name}: type ${node.type} exists`, !!description, 'unknown type'))
 		return;
 	equal(group, `${node.name}: typeVersion`, node.typeVersion, 1);
-	equal(group, `${node.name}: credential`, node.credentials, {
-		idealHouseApi: { id: CREDENTIAL.id, name: CREDENTIAL.name },
-	});
+	const fromFile = node.parameters.imageSource === 'binary';
+	equal(
+		group,
+		`${node.name}: credentials${fromFile ? ' (the API, and the upload storage for the photo file)' : ''}`,
+		node.credentials,
+		{
+			idealHouseApi: { id: CREDENTIAL.id, name: CREDENTIAL.name },
+			...(fromFile
+				? { idealHouseStorageApi: { id: STORAGE_CREDENTIAL.id, name: STORAGE_CREDENTIAL.name } }
+				: {}),
+		},
+	);
 	const problems = parameterProblems(node.parameters, description.properties);
 	check(
 		group,

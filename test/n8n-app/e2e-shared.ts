@@ -15,7 +15,7 @@ import {
 	runN8nCommand,
 	startN8nProcess,
 } from './n8n-process.ts';
-import { localCredential, PACKAGE, Report, runSettings } from './report.ts';
+import { localCredential, localStorageCredential, PACKAGE, Report, runSettings } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -36,6 +36,8 @@ export const NODE_TYPES = [
 /** n8n adds a tool variant of every node that is `usableAsTool`, for the AI Agent. */
 export const TOOL_TYPES = NODE_TYPES.map((type) => `${type}Tool`);
 export const CREDENTIAL = localCredential('IdealHouseLocal1');
+/** The bucket photo files go through: s3rver on loopback, behind the signature-checking proxy. */
+export const STORAGE_CREDENTIAL = localStorageCredential('IdealHouseStorage1');
 export const API_KEY = 'n8n-e2e-key';
 export const START_CREDITS = 1000;
 export const SERVICE_OPTIONS = {

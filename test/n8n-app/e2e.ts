@@ -8,7 +8,9 @@
  *     on a free port;
  *  2. `n8n export:nodes`: our three node types and their tool variants are known, the loader
  *     complained about nothing;
- *  3. `n8n import:credentials`: an "Ideal House API" credential pointing at the service;
+ *  3. `n8n import:credentials`: an "Ideal House API" credential pointing at the service, and an
+ *     upload storage credential pointing at a real S3 server on loopback (s3rver behind a proxy
+ *     that verifies every signature);
  *  4. `n8n import:workflow`: examples/*.json, each checked as a file first, with the sample base
  *     URL replaced;
  *  5. `n8n execute --id=… --rawOutput` for each example, then checks every item the nodes
@@ -16,8 +18,9 @@
  *     statuses, result URLs and sizes, credits, and the downloaded files byte for byte;
  *  6. `n8n start`: the editor serves our node types, credential type and icons, the
  *     credential's Test button (REST /rest/credentials/test) passes for the right key and fails
- *     with our messages for a wrong key and for plain http to another host, the form example
- *     takes an upload, and Stop ends a node's wait.
+ *     with our messages for a wrong key and for plain http to another host, the form examples
+ *     take an upload (the mask; the photo itself, through the bucket, staged and handed back),
+ *     and Stop ends a node's wait.
  *
  * Prints one summary; exits 1 if any check failed. Logs of every n8n command stay in E2E_WORK.
  *
@@ -25,6 +28,7 @@
  * e2e-app.ts (6); e2e-shared.ts holds the settings, the report and the n8n CLI they share.
  */
 import { startService } from '../../service/server.ts';
+import { startTestStorage } from '../helpers/s3-storage.ts';
 import { n8nVersion, PACKAGE, runMain } from './report.ts';
 import {
 	API_KEY,
@@ -50,6 +54,7 @@ import {
 	checkWorkflowFiles,
 	exportNodes,
 	importServiceCredential,
+	importStorageCredential,
 	importTestWorkflows,
 } from './e2e-setup.ts';
 import { EXAMPLES, type Example } from './e2e-examples.ts';
@@ -73,20 +78,26 @@ async function main(): Promise<number> {
 	console.log(
 		`Local service on ${service.baseUrl} (tasks ${SERVICE_OPTIONS.taskDurationMs} ms, seed ${SERVICE_OPTIONS.seed})`,
 	);
+	const storage = await startTestStorage();
+	console.log(
+		`S3 server (s3rver, every signature verified) on ${storage.endpoint}, bucket ${storage.bucket}`,
+	);
 	const runs: ExampleRun[] = [];
 	try {
 		await exportNodes();
 		await importServiceCredential(service.baseUrl);
+		await importStorageCredential(storage.credentials);
 		await importTestWorkflows(checkWorkflowFiles(), service.baseUrl);
 
 		for (const example of EXAMPLES) runs.push(await executeExample(ctx, example));
 		await checkServiceRecord(ctx, service.baseUrl);
 
 		await timed(
-			'n8n start (editor, credential test)',
-			async () => await checkRunningApp(ctx, service, editorPort()),
+			'n8n start (editor, credential test, forms)',
+			async () => await checkRunningApp(ctx, service, storage, editorPort()),
 		);
 	} finally {
+		await storage.close();
 		await service.close();
 	}
 	return printSummary(runs);

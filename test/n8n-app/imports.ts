@@ -20,23 +20,28 @@ interface ImportContext {
 	n8n: N8nCommand;
 }
 
-/** Imports the "Ideal House API" credential with the local service's key and address. */
+/**
+ * Imports one credential with plain data (n8n encrypts it on import): the "Ideal House API"
+ * credential with the local service's key and address, or another one a driver needs.
+ */
 export async function importCredential(
 	{ report, group, work, n8n }: ImportContext,
 	credential: { id: string; name: string; type: string },
-	data: { apiKey: string; baseUrl: string },
+	data: Record<string, unknown>,
 ): Promise<boolean> {
-	const file = join(work, 'credentials.json');
+	// One file and log per credential: a driver that imports several keeps each one's output.
+	const step = `import-credentials-${credential.id}`;
+	const file = join(work, `credentials-${credential.id}.json`);
 	writeFileSync(file, JSON.stringify([{ ...credential, data }], null, 2));
 	const result = await report.timed(
-		'n8n import:credentials',
-		async () => await n8n('import-credentials', ['import:credentials', `--input=${file}`]),
+		`n8n import:credentials (${credential.type})`,
+		async () => await n8n(step, ['import:credentials', `--input=${file}`]),
 	);
 	return report.check(
 		group,
-		'import:credentials: exit 0, 1 credential imported',
+		`import:credentials: exit 0, 1 credential imported (${credential.type})`,
 		result.code === 0 && /imported 1 credential\./i.test(result.stdout),
-		`exit ${result.code}; see ${logFile(work, 'import-credentials')}`,
+		`exit ${result.code}; see ${logFile(work, step)}`,
 	);
 }
 

@@ -10,10 +10,11 @@
  *  3. `n8n start`, sets up the owner over REST and hands the login cookie to headless Chromium;
  *  4. drives the editor like a user: the Photo Enhancer and Object Remover panels (fields shown
  *     and hidden, the searchable preset list, the Options collection), "Execute step" with the
- *     output pane, saving (checked over REST), the Ideal House AI panel's room types loaded from
- *     the service, and the credential modal's connection test with the right and a wrong key;
- *  5. saves full-page screenshots of the three panels into docs/ (when their checks passed) and
- *     of every step into the work folder.
+ *     output pane, saving (checked over REST), the Ideal House AI panel with a photo from a file
+ *     (Image Source, the upload storage credential) and its room types loaded from the service,
+ *     and the credential modal's connection test with the right and a wrong key;
+ *  5. saves full-page screenshots of the panels into docs/ (when their checks passed) and of
+ *     every step into the work folder.
  *
  * Prints one summary; exits 1 if any check failed. Stops n8n, the service and the browser in
  * every case.
@@ -29,6 +30,7 @@ import { freePort, n8nEnv } from '../n8n-app/n8n-process.ts';
 import { n8nVersion, PACKAGE, runMain } from '../n8n-app/report.ts';
 import { checkCredential } from './credential.ts';
 import { checkIdealHouse } from './ideal-house-panel.ts';
+import { checkPhotoFromFile } from './photo-file-panel.ts';
 import { checkCanvas, checkObjectRemover, checkPhotoEnhancer } from './panels.ts';
 import { browserErrors, check, docsWritten, notes, report, section, timed } from './record.ts';
 import { DOCS, GROUPS, N8N_APP, SHOTS, USER_FOLDER, WORK } from './settings.ts';
@@ -79,6 +81,7 @@ async function runChecks(run: EditorRun): Promise<void> {
 	await section(run.page, GROUPS.canvas, async () => await checkCanvas(run));
 	await section(run.page, GROUPS.photoEnhancer, async () => await checkPhotoEnhancer(run));
 	await section(run.page, GROUPS.objectRemover, async () => await checkObjectRemover(run));
+	await section(run.page, GROUPS.photoFile, async () => await checkPhotoFromFile(run));
 	await section(run.page, GROUPS.idealHouse, async () => await checkIdealHouse(run));
 	await section(run.page, GROUPS.credential, async () => await checkCredential(run));
 }

@@ -33,6 +33,10 @@ export const ROOM_TYPES = {
 	serviceDefault: 'Service Default',
 	pick: 'Dining Room',
 };
+/** A photo that is a file: what the Ideal House AI panel asks for once Image Source is Binary File. */
+export const PHOTO_FILE = {
+	storageCredential: 'Ideal House Upload Storage (S3-compatible)',
+};
 export const CREDENTIAL = localCredential('IdealHouseEditor1');
 export const API_KEY = 'n8n-editor-key';
 export const WRONG_KEY = 'typed-by-mistake';
@@ -71,6 +75,7 @@ export const GROUPS = {
 	canvas: 'editor: the imported workflow on the canvas',
 	photoEnhancer: 'Photo Enhancer panel',
 	objectRemover: 'Object Remover panel',
+	photoFile: 'Ideal House AI panel (a photo from a file)',
 	idealHouse: 'Ideal House AI panel (options loaded from the service)',
 	credential: 'credential modal (connection test)',
 };
