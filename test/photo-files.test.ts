@@ -3,7 +3,12 @@
  * the bucket a real S3-compatible store on loopback whose proxy verifies every signature.
  */
 import nock from 'nock';
-import { sleep } from 'n8n-workflow';
+import type { INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, sleep } from 'n8n-workflow';
+
+import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
+import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
+import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
 import { logLines, runNode } from '../dev/harness/engine';
 import { photoFileLimits } from '../nodes/shared/storage/photo-files';
@@ -655,5 +660,53 @@ describe('Preview with a photo that is a file', () => {
 		expect(error?.message).toMatch(/photo/);
 		expect(storage.requests).toEqual([]);
 		expect(recorded).toEqual([]);
+	});
+});
+
+describe('the panel keeps Resource and Operation with Image Source on it', () => {
+	const nodes: Array<[string, INodeTypeDescription]> = [
+		['Photo Enhancer', new PhotoEnhancer().description],
+		['Object Remover', new ObjectRemover().description],
+		['Ideal House AI', new IdealHouse().description],
+	];
+
+	// n8n's editor takes each parameter a credential's `show` names for an authentication field,
+	// and leaves off the panel every parameter that such a field's own `show` names.
+	test.each(nodes)('%s: no parameter is taken for part of the authentication', (_node, node) => {
+		const credentialKeys = new Set(
+			(node.credentials ?? []).flatMap((credential) =>
+				Object.keys(credential.displayOptions?.show ?? {}),
+			),
+		);
+		const authFields = node.properties.filter((property) => credentialKeys.has(property.name));
+		expect(authFields.map((field) => field.name).sort()).toEqual(['authentication', 'imageSource']);
+		const leftOff = node.properties.filter((property) =>
+			authFields.some((field) => property.name in (field.displayOptions?.show ?? {})),
+		);
+		expect(leftOff.map((property) => property.name)).toEqual([]);
+	});
+
+	function shownIn(node: INodeTypeDescription, name: string, parameters: INodeParameters) {
+		return node.properties
+			.filter((property) => property.name === name)
+			.some((property) =>
+				NodeHelpers.displayParameter(parameters, property, { typeVersion: 1 } as never, node),
+			);
+	}
+
+	test('Image Source is on every Create that takes imageUrl, and on nothing else', () => {
+		const node = new IdealHouse().description;
+		const at = (resource: string, operation: string) =>
+			shownIn(node, 'imageSource', { resource, operation });
+
+		expect(at('virtualStaging', 'create')).toBe(true);
+		expect(at('magicEditor', 'create')).toBe(true);
+		expect(at('floorPlan', 'create')).toBe(false);
+		expect(at('housePlan', 'create')).toBe(false);
+		expect(at('custom', 'create')).toBe(false);
+		expect(at('virtualStaging', 'getResult')).toBe(false);
+		const enhancer = new PhotoEnhancer().description;
+		expect(shownIn(enhancer, 'imageSource', { operation: 'enhance' })).toBe(true);
+		expect(shownIn(enhancer, 'imageSource', { operation: 'getResult' })).toBe(false);
 	});
 });

@@ -14,7 +14,7 @@ import { toolDescriptionField } from '../shared/tool';
 import { createBodyCheck } from './create-body';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';
-import { photoFileRule, withPhotoSource } from './photo-source';
+import { photoFileRule, photoSourceField, withPhotoSource } from './photo-source';
 import type { Resource } from './resource';
 import { RESOURCES } from './resources';
 
@@ -65,6 +65,7 @@ const properties: INodeProperties[] = [
 			resource.value,
 		),
 	),
+	photoSourceField(RESOURCES),
 	...RESOURCES.flatMap(withPhotoSource),
 	extraBodyField,
 	waitForCompletionField(CREATE),

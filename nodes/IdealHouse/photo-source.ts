@@ -18,15 +18,23 @@ export function photoFileRule(resource: Resource): PhotoFileRule | undefined {
 		: undefined;
 }
 
+/** Image Source, once for the node: on every Create whose API takes `imageUrl`. */
+export function photoSourceField(resources: Resource[]): INodeProperties {
+	const withoutPhoto = resources.filter((resource) => !photoFileRule(resource));
+	return imageSourceField({
+		operation: ['getResult'],
+		resource: withoutPhoto.map((resource) => resource.value),
+	});
+}
+
 /**
- * A resource's fields as the panel shows them: where the API takes `imageUrl`, Image Source comes
- * first and Image Binary Property replaces the URL when the photo is a file.
+ * A resource's fields as the panel shows them: where the API takes `imageUrl`, Image Binary
+ * Property replaces the URL when the photo is a file.
  */
 export function withPhotoSource(resource: Resource): INodeProperties[] {
 	if (!photoFileRule(resource)) return resource.fields;
 	const show = { resource: [resource.value], operation: ['create'] };
 	return [
-		imageSourceField(show),
 		...resource.fields.flatMap((field) =>
 			field.name === PHOTO_FIELD
 				? [onlyForUrlSource(field), imageBinaryPropertyField(show, false)]

@@ -33,7 +33,7 @@ const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
 export const removeFields: INodeProperties[] = [
-	imageSourceField(show),
+	imageSourceField({ operation: ['getResult'] }),
 	onlyForUrlSource({
 		displayName: 'Image URL',
 		name: 'imageUrl',

@@ -83,7 +83,7 @@ const urlFields: INodeProperties[] = [
 ];
 
 export const enhanceFields: INodeProperties[] = [
-	imageSourceField(show),
+	imageSourceField({ operation: ['getResult'] }),
 	...urlFields.map(onlyForUrlSource),
 	imageBinaryPropertyField(show, true),
 	{

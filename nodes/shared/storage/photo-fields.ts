@@ -3,7 +3,16 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 import { IMAGE_SOURCE } from './photo-uploads';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from './settings';
 
+/**
+ * Why Image Source is placed with `hide` rules only: n8n's editor takes every parameter that a
+ * credential's `displayOptions.show` names (here Image Source, which asks for the storage
+ * credential) for an authentication field, and leaves out of the panel every parameter that such
+ * a field's own `show` names. Shown with `show: { operation }`, Image Source would take Resource
+ * and Operation off the panel.
+ */
+
 type Show = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
+type Hide = NonNullable<NonNullable<INodeProperties['displayOptions']>['hide']>;
 
 const STORAGE_CREDENTIAL = { name: STORAGE_CREDENTIAL_NAME };
 
@@ -14,8 +23,8 @@ export const storageCredential: INodeCredentialDescription = {
 	displayOptions: { show: { imageSource: [IMAGE_SOURCE.binary] } },
 };
 
-/** Where the photo comes from; shown before the Image URL field it switches. */
-export function imageSourceField(show: Show): INodeProperties {
+/** Where the photo comes from; shown before the Image URL field it switches, hidden by `hide`. */
+export function imageSourceField(hide: Hide): INodeProperties {
 	return {
 		displayName: 'Image Source',
 		name: 'imageSource',
@@ -23,7 +32,7 @@ export function imageSourceField(show: Show): INodeProperties {
 		// Decides whether a file is uploaded and which credential is used: no expression.
 		noDataExpression: true,
 		default: 'url',
-		displayOptions: { show },
+		displayOptions: { hide },
 		options: [
 			{
 				name: 'URL',
