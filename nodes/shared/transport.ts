@@ -4,10 +4,12 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	INode,
 	JsonObject,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
@@ -391,4 +393,46 @@ export async function apiRequest(
 	const answered = await takeRequestSlot(this, request.priority);
 	const response = await sendToService(this, options, request.timeoutMs).finally(answered);
 	return readEnvelope.call(this, response, response.secrets);
+}
+
+/**
+ * A read the editor makes while the user edits the node (an option list), through the same rules
+ * as every other request: no redirects, a time limit, the key cleared from whatever comes back.
+ * There is no item or execution there, so no request budget and no Stop; `what` names the read
+ * in the message when the service cannot be reached.
+ */
+export async function editorRead(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	what: string,
+	timeoutMs: number,
+): Promise<unknown> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const secrets = secretsOfCredentials(credentials);
+	const request: IHttpRequestOptions = {
+		method: 'GET',
+		url: `${serviceBaseUrl(credentials.baseUrl)}${path}`,
+		headers: { Accept: 'application/json' },
+		...RAW_RESPONSE,
+		returnFullResponse: true,
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		timeout: timeoutMs,
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_NAME,
+			request,
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		// Rebuilt from the message alone: the helper's error carries the request, key included.
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not load ${what} from Ideal House: ${redact(String((error as Error)?.message ?? error), secrets)}`,
+			{ description: 'Check the credential, or type an ID using an expression instead.' },
+		);
+	}
+	return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
 }

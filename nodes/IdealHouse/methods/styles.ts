@@ -1,16 +1,12 @@
 import type {
 	IDataObject,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, serviceBaseUrl } from '../../shared/api';
-import { redact } from '../../shared/redact';
-import { bodyText, readEnvelope, secretsOfCredentials } from '../../shared/transport';
+import { editorRead } from '../../shared/transport';
 
 /**
  * Option lists loaded in the editor from Ideal House's API Style Config endpoint,
@@ -144,36 +140,12 @@ export function toOptions(list: unknown[]): INodePropertyOptions[] {
 }
 
 async function fetchStyles(ctx: ILoadOptionsFunctions, styleKey: string): Promise<unknown> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-	const secrets = secretsOfCredentials(credentials);
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url: `${serviceBaseUrl(credentials.baseUrl)}/api/v1/style/${encodeURIComponent(styleKey)}/getStyles`,
-		headers: { Accept: 'application/json' },
-		encoding: 'text',
-		json: false,
-		ignoreHttpStatusErrors: true,
-		returnFullResponse: true,
-		disableFollowRedirect: true,
-		maxRedirects: 0,
-		timeout: LOAD_TIMEOUT_MS,
-	};
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			CREDENTIAL_NAME,
-			request,
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		// Rebuilt from the message alone: the helper's error carries the request, key included.
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not load the ${styleKey} options from Ideal House: ${redact(String((error as Error)?.message ?? error), secrets)}`,
-			{ description: 'Check the credential, or type an ID using an expression instead.' },
-		);
-	}
-	return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
+	return await editorRead(
+		ctx,
+		`/api/v1/style/${encodeURIComponent(styleKey)}/getStyles`,
+		`the ${styleKey} options`,
+		LOAD_TIMEOUT_MS,
+	);
 }
 
 async function loadStyleGroup(
