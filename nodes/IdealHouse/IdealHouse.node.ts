@@ -10,7 +10,7 @@ import {
 } from '../shared/fields';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/credit-limit';
 import { createTaskRouting } from '../shared/request-cycle';
-import { toolDescriptionField } from '../shared/tool';
+import { toolDescriptionField } from '../shared/tool-description';
 import { createBodyCheck } from './create-body';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';

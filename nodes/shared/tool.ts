@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { resultUrls, type Task } from './task';
 
@@ -55,32 +55,4 @@ export function withAdviceInMessage<E extends { message: string; description?: s
 	const advice = error.description?.trim();
 	if (advice && !error.message.includes(advice)) error.message = `${error.message}. ${advice}`;
 	return error;
-}
-
-/**
- * The description the model reads, on the tool variant only (n8n shows `@tool` fields there).
- * Declaring it here also stops n8n from adding its generic "Set Automatically" description, which
- * would tell the model no more than "Enhance a photo in Ideal House Photo Enhancer". The user can
- * still edit it in the tool's panel.
- */
-export function toolDescriptionField(
-	operation: string,
-	text: string,
-	resource?: string,
-): INodeProperties {
-	return {
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 6 },
-		default: text,
-		description: 'What the AI model is told about this tool: what it does, its cost and its inputs',
-		displayOptions: {
-			show: {
-				'@tool': [true],
-				operation: [operation],
-				...(resource ? { resource: [resource] } : {}),
-			},
-		},
-	};
 }
