@@ -117,7 +117,8 @@ export class QueueObservations {
 	/** Between two readings of a queued task, `drop` tasks ahead of it ended in `ms`. */
 	recordPace(drop: number, ms: number): void {
 		if (!(ms > 0) || !(drop >= 0)) return;
-		const first = this.paces.length === 0 && drop > 0;
+		// Readings of a queue that had not moved yet do not count as its pace being known.
+		const first = drop > 0 && this.pace === undefined;
 		this.paces.push({ drop, ms });
 		if (this.paces.length > MAX_PACES) this.paces.shift();
 		if (first) this.changed();

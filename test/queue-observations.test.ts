@@ -1,0 +1,157 @@
+import { QueueObservations } from '../nodes/shared/queue-observations';
+
+const T0 = 1_000_000;
+
+/** Counts the record's change notices. */
+function watched(record: QueueObservations): { changes: () => number } {
+	let count = 0;
+	record.onChange(() => count++);
+	return { changes: () => count };
+}
+
+describe('queue record: how long the tasks run', () => {
+	it('knows nothing before a task was seen running', () => {
+		const record = new QueueObservations();
+		expect(record.runTime).toBeUndefined();
+		expect(record.queuedFinish(T0, 3)).toBeUndefined();
+	});
+
+	it('keeps what every task’s progress allows', () => {
+		const record = new QueueObservations();
+		record.recordRun('a', { lo: 9000, hi: 10_000 });
+		record.recordRun('b', { lo: 9500, hi: 10_500 });
+		expect(record.runTime).toEqual({ lo: 9500, hi: 10_000 });
+	});
+
+	it('leaves one odd task out when the others agree', () => {
+		const record = new QueueObservations();
+		for (let k = 0; k < 10; k++) record.recordRun(`t${k}`, { lo: 9800, hi: 10_000 });
+		record.recordRun('odd', { lo: 20_000, hi: 21_000 });
+		expect(record.runTime).toEqual({ lo: 9800, hi: 10_000 });
+	});
+
+	it('a task’s later reading replaces its earlier one', () => {
+		const record = new QueueObservations();
+		record.recordRun('a', { lo: 8000, hi: 12_000 });
+		record.recordRun('a', { lo: 9900, hi: 10_100 });
+		expect(record.runTime).toEqual({ lo: 9900, hi: 10_100 });
+	});
+
+	it('ignores windows that say nothing', () => {
+		const record = new QueueObservations();
+		record.recordRun('zero', { lo: 0, hi: 5000 });
+		record.recordRun('backwards', { lo: 6000, hi: 5000 });
+		expect(record.runTime).toBeUndefined();
+	});
+
+	it('goes by one early reading only until a task shows more, or it ends', () => {
+		const record = new QueueObservations();
+		record.recordRun('early', { lo: 8000, hi: 12_000 }, true);
+		expect(record.runTime).toEqual({ lo: 8000, hi: 12_000 });
+		record.forgetTentative('early');
+		expect(record.runTime).toBeUndefined();
+
+		record.recordRun('early', { lo: 8000, hi: 12_000 }, true);
+		record.recordRun('read twice', { lo: 9500, hi: 10_000 });
+		expect(record.runTime).toEqual({ lo: 9500, hi: 10_000 });
+	});
+
+	it('pins the run time by the rhythm of a busy queue’s ends, where the progress allows it', () => {
+		// One worker, busy for 100 s, ending a task every 10 s; progress alone allows 9–11 s.
+		const record = new QueueObservations();
+		record.recordRun('a', { lo: 9000, hi: 11_000 });
+		record.recordQueued(1, T0);
+		record.recordQueued(1, T0 + 100_000);
+		for (let k = 1; k <= 10; k++) {
+			record.recordEnd(`t${k}`, { lo: T0 + 10_000 * k, hi: T0 + 10_000 * k });
+		}
+		expect(record.runTime).toEqual({ lo: 10_000, hi: 10_000 });
+	});
+});
+
+describe('queue record: the pace of the queue and the workers', () => {
+	it('the pace is the tasks ahead that ended per ms, over every reading', () => {
+		const record = new QueueObservations();
+		record.recordPace(0, 4000);
+		expect(record.pace).toBeUndefined();
+		record.recordPace(10, 4000);
+		expect(record.pace).toBe(10 / 8000);
+	});
+
+	it('no queued task reports fewer tasks ahead than there are workers', () => {
+		const record = new QueueObservations();
+		record.recordQueued(45, T0);
+		record.recordQueued(40, T0 + 1000);
+		record.recordQueued(41, T0 + 2000);
+		record.recordQueued(0, T0 + 3000); // running: says nothing about the workers
+		expect(record.workersAtMost).toBe(40);
+	});
+});
+
+describe('queue record: when a queued task finishes', () => {
+	it('one worker: one run time per task ahead, after the running one ends', () => {
+		const record = new QueueObservations();
+		record.recordRun('running', { lo: 10_000, hi: 10_000 });
+		record.recordEnd('running', { lo: T0 + 10_000, hi: T0 + 10_000 });
+		record.recordQueued(1, T0 + 4000);
+		expect(record.queuedFinish(T0 + 4000, 1)).toEqual({ lo: T0 + 20_000, hi: T0 + 20_000 });
+		expect(record.queuedFinish(T0 + 4000, 3)).toEqual({ lo: T0 + 40_000, hi: T0 + 40_000 });
+	});
+
+	it('carries the uncertainty of the run time over the rounds ahead', () => {
+		const record = new QueueObservations();
+		record.recordRun('running', { lo: 9900, hi: 10_000 });
+		record.recordEnd('running', { lo: T0 + 9900, hi: T0 + 10_000 });
+		record.recordQueued(1, T0 + 4000);
+		// Three tasks ahead, then this one: four runs after the running one ends.
+		const finish = record.queuedFinish(T0 + 4000, 4);
+		expect(finish?.lo).toBe(T0 + 9900 + 4 * 9900);
+		expect(finish?.hi).toBe(T0 + 10_000 + 4 * 10_000);
+	});
+});
+
+describe('queue record: who is told when it changes', () => {
+	it('tells the queued tasks when a run time first shows, and when it moves by more than 1 %', () => {
+		const record = new QueueObservations();
+		const { changes } = watched(record);
+		record.recordRun('a', { lo: 9000, hi: 10_000 });
+		expect(changes()).toBe(1);
+		record.recordRun('b', { lo: 9050, hi: 10_000 }); // 0.6 % narrower: no new plans
+		expect(changes()).toBe(1);
+		record.recordRun('c', { lo: 9800, hi: 10_000 });
+		expect(changes()).toBe(2);
+	});
+
+	it('tells them when the first tasks ahead end, and when fewer workers are shown', () => {
+		const record = new QueueObservations();
+		const { changes } = watched(record);
+		record.recordPace(0, 4000); // nothing ended yet
+		expect(changes()).toBe(0);
+		record.recordPace(5, 4000);
+		record.recordPace(5, 4000); // the same picture, a little sharper
+		expect(changes()).toBe(1);
+		record.recordQueued(40, T0);
+		record.recordQueued(42, T0);
+		expect(changes()).toBe(2);
+	});
+
+	it('tells them as each of the first round of workers’ ends is placed', () => {
+		const record = new QueueObservations();
+		record.recordQueued(2, T0);
+		const { changes } = watched(record);
+		record.recordEnd('a', { lo: T0 + 5000, hi: T0 + 5000 });
+		record.recordEnd('b', { lo: T0 + 6000, hi: T0 + 6000 });
+		record.recordEnd('c', { lo: T0 + 10_000, hi: T0 + 10_000 }); // a worker already placed
+		record.recordEnd('a', { lo: T0 + 5100, hi: T0 + 5100 }); // an end moved: no new plans
+		expect(changes()).toBe(2);
+	});
+
+	it('stops telling a listener once it is removed', () => {
+		const record = new QueueObservations();
+		let told = 0;
+		const off = record.onChange(() => told++);
+		off();
+		record.recordRun('a', { lo: 9000, hi: 10_000 });
+		expect(told).toBe(0);
+	});
+});
