@@ -1,7 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { clock as nodeClock } from '../nodes/shared/clock';
 import { pollPlanner, type PollPlanner } from '../nodes/shared/poll-planner';
 import { MIN_POLL_GAP_MS, type SlotPriority } from '../nodes/shared/poll-schedule';
 import { QueueObservations } from '../nodes/shared/queue-observations';
 import { goesFirst } from '../nodes/shared/request-order';
+import { takeRequestSlot } from '../nodes/shared/throttle';
 import { TaskQueue, type Slot } from '../service/queue';
 
 const T0 = 1_000_000;
@@ -47,8 +52,9 @@ interface SimTask {
  * every create and check takes one request slot of the default budget (a slot every 20 ms; the
  * creates all asked at once), slots go in the poller's priority order, a check answers at once, a
  * queued task plans again halfway through a long wait and whenever the shared record tells it to.
+ * `withdraw: false` leaves a check that waits for its slot in place whatever the record learns.
  */
-function simulate(run: Run): Traced[] {
+function simulate(run: Run, { withdraw = true } = {}): Traced[] {
 	const queue = new TaskQueue(run.workers);
 	const record = new QueueObservations();
 	let seq = 0;
@@ -94,6 +100,7 @@ function simulate(run: Run): Traced[] {
 			const planner = task.planner as PollPlanner;
 			if (!planner.isQueued) continue;
 			if (task.phase === 'sleep' || task.phase === 'halfway') plan(task, now);
+			else if (task.phase === 'due' && withdraw && planner.turnMovedLater(now)) plan(task, now);
 		}
 	};
 	let slotFreeAt = T0;
@@ -165,6 +172,28 @@ describe('poll planner: a queue of 40 workers', () => {
 		expect(closestGapMs(traced)).toBeGreaterThanOrEqual(MIN_POLL_GAP_MS);
 	});
 
+	describe('1,000 tasks: first checks held back 20 s by the creates, before any task has shown its run time', () => {
+		// The bench's N = 1,000: the second checks, planned on the interval, wait for their slots
+		// while the first checks show the queue's pace.
+		const withdrawn = simulate({ workers: 40, runMs: () => 5000, tasks: 1000 });
+		const kept = simulate({ workers: 40, runMs: () => 5000, tasks: 1000 }, { withdraw: false });
+		const lastSeen = (traced: Traced[]) => Math.max(...traced.map((task) => task.seenDoneAt));
+		const lastEnd = Math.max(...withdrawn.map((task) => task.endAt));
+
+		it('withdrawing the checks whose turn moved later: at most 2.5 checks a task', () => {
+			expect(checksPerTask(kept)).toBeGreaterThan(2.7);
+			expect(checksPerTask(withdrawn)).toBeLessThanOrEqual(2.5);
+		});
+
+		it('the last task is still noticed within 2 s of its end', () => {
+			expect(lastSeen(withdrawn) - lastEnd).toBeLessThan(2000);
+		});
+
+		it('never sooner than 3 s after the last check', () => {
+			expect(closestGapMs(withdrawn)).toBeGreaterThanOrEqual(MIN_POLL_GAP_MS);
+		});
+	});
+
 	it('tasks slower than the record had shown: each still noticed, never sooner than 3 s', () => {
 		// The first 40 run 5 s, the rest 15 s: the record's run time no longer fits the queue.
 		const traced = simulate({
@@ -221,6 +250,26 @@ describe('poll planner: what the poller relies on', () => {
 		expect(late.waitMs(T0 + 22_000)).toBeGreaterThan(55_000);
 	});
 
+	it('a check waiting for its slot is withdrawn only when the record firmly moves its turn later', () => {
+		const record = new QueueObservations();
+		const planner = pollPlanner({ createdAt: T0, intervalMs: INTERVAL, queue: record });
+		planner.observe(T0 + 20_000, queued(500));
+		expect(planner.aimNextCheck(T0 + 20_000)).toBe(INTERVAL);
+		const due = T0 + 24_000;
+		expect(planner.turnMovedLater(due)).toBe(false); // nothing learnt: still due
+		// One other task's two readings: a pace from a few readings only, not firm enough.
+		record.recordPace(80, 10_000, 480);
+		expect(planner.waitMs(due)).toBeGreaterThan(INTERVAL);
+		expect(planner.turnMovedLater(due)).toBe(false);
+		// A run time from the tasks' progress places its turn a minute away.
+		record.recordRun('running', { lo: 5000, hi: 5000 });
+		record.recordEnd('running', { lo: T0 + 21_000, hi: T0 + 21_000 });
+		expect(planner.turnMovedLater(due)).toBe(true);
+		// Its turn, once it comes, is not moved later.
+		const turn = T0 + 20_000 + planner.waitMs(T0 + 20_000);
+		expect(planner.turnMovedLater(turn)).toBe(false);
+	});
+
 	it('a queue that has shown neither a run time nor a pace: the Poll Interval', () => {
 		const planner = pollPlanner({
 			createdAt: T0,
@@ -239,5 +288,54 @@ describe('poll planner: what the poller relies on', () => {
 		expect(planner.onReplan(() => undefined)).toBeInstanceOf(Function);
 		planner.observe(T0 + 3700, { status: 'Processing', waitNumber: 0, percentage: 37 });
 		expect(planner.aimNextCheck(T0 + 3700)).toBe(6300 + 300 + 189);
+	});
+});
+
+describe('a withdrawn check, at the request budget', () => {
+	let now = T0;
+	const saved = { ...nodeClock };
+	beforeEach(() => {
+		now = T0;
+		nodeClock.now = () => now;
+		nodeClock.sleep = async (ms: number) => {
+			await new Promise((resolve) => setImmediate(resolve));
+			now += ms;
+		};
+	});
+	afterAll(() => Object.assign(nodeClock, saved));
+
+	/** A node run on an account of its own, at one request a second. */
+	const run = (account: string) =>
+		({
+			getExecutionId: () => `withdrawal-${account}`,
+			getNode: () => ({ name: 'Ideal House' }),
+			getItemIndex: () => 0,
+			getNodeParameter: () => ({ maxRequestsPerSecond: 1 }),
+			getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: account }),
+		}) as unknown as IExecuteSingleFunctions;
+
+	it('is not sent, and leaves the next slot to the requests still waiting', async () => {
+		const ctx = run('a');
+		const inFlight = await takeRequestSlot(ctx);
+		const withdraw = new AbortController();
+		// A check of a task likely done would go before the create.
+		const check = takeRequestSlot(ctx, { rank: 'likelyDone', age: T0 }, withdraw.signal);
+		const create = takeRequestSlot(ctx, { rank: 'create', age: T0 + 10 });
+		const order: string[] = [];
+		void create.then(() => order.push(`create@${now - T0}`));
+		withdraw.abort();
+		await expect(check).rejects.toMatchObject({ withdrawn: true, notActedOn: true });
+		inFlight(); // answered: its slot frees a second later
+		await create;
+		expect(order).toEqual(['create@1000']);
+	});
+
+	it('a withdrawal after the slot was given changes nothing', async () => {
+		const ctx = run('b');
+		const withdraw = new AbortController();
+		const slot = await takeRequestSlot(ctx, { rank: 'unknown', age: T0 }, withdraw.signal);
+		withdraw.abort();
+		expect(slot).toBeInstanceOf(Function);
+		slot();
 	});
 });

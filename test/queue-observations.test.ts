@@ -88,6 +88,59 @@ describe('queue record: the pace of the queue and the workers', () => {
 	});
 });
 
+describe('queue record: a pace many readings agree on', () => {
+	/** Readings far back in a queue of 40 workers ending 8 tasks a second: 130 in 16.25 s. */
+	function readFarBack(record: QueueObservations, readings: number): void {
+		for (let k = 0; k < readings; k++) record.recordPace(130, 16_250, 600);
+	}
+
+	it('a few readings give a pace, not yet settled enough to give a run time', () => {
+		const record = new QueueObservations();
+		record.recordQueued(40, T0);
+		readFarBack(record, 10);
+		expect(record.pace).toBe(0.008);
+		expect(record.settledPace).toBeUndefined();
+		expect(record.runTime).toBeUndefined();
+	});
+
+	it('many readings settle it; the workers over the pace give the run time, within two spreads', () => {
+		const record = new QueueObservations();
+		record.recordQueued(40, T0);
+		const { changes } = watched(record);
+		let readings = 0;
+		while (record.settledPace === undefined) {
+			readFarBack(record, 1);
+			readings++;
+		}
+		// Each reading may be off by up to a burst of 40 either way: 79 of them leave 2 %.
+		expect(readings).toBe(79);
+		const spread = (40 * Math.sqrt(79 / 3)) / (79 * 130);
+		expect(record.settledPace).toEqual({ pace: 0.008, spread });
+		expect(record.runTime?.lo).toBeCloseTo(5000 / (1 + 2 * spread), 6);
+		expect(record.runTime?.hi).toBeCloseTo(5000 / (1 - 2 * spread), 6);
+		// Told once when the queue first moved, once when its pace settled; more of the same
+		// readings tell nothing new.
+		readFarBack(record, 20);
+		expect(changes()).toBe(2);
+	});
+
+	it('readings of tasks near their turn do not settle it: they are read again only if the queue was slow', () => {
+		const record = new QueueObservations();
+		record.recordQueued(40, T0);
+		for (let k = 0; k < 100; k++) record.recordPace(10, 4000, 60);
+		expect(record.pace).toBe(10 / 4000);
+		expect(record.settledPace).toBeUndefined();
+	});
+
+	it('a task’s own progress, once shown, goes before the run time the pace gives', () => {
+		const record = new QueueObservations();
+		record.recordQueued(40, T0);
+		readFarBack(record, 100);
+		record.recordRun('read twice', { lo: 4950, hi: 5050 });
+		expect(record.runTime).toEqual({ lo: 4950, hi: 5050 });
+	});
+});
+
 describe('queue record: when a queued task finishes', () => {
 	it('one worker: one run time per task ahead, after the running one ends', () => {
 		const record = new QueueObservations();
@@ -144,6 +197,20 @@ describe('queue record: who is told when it changes', () => {
 		record.recordEnd('c', { lo: T0 + 10_000, hi: T0 + 10_000 }); // a worker already placed
 		record.recordEnd('a', { lo: T0 + 5100, hi: T0 + 5100 }); // an end moved: no new plans
 		expect(changes()).toBe(2);
+	});
+
+	it('tells them when the rhythm of the ends pins the run time closer', () => {
+		const record = new QueueObservations();
+		record.recordRun('a', { lo: 9000, hi: 11_000 });
+		record.recordQueued(1, T0);
+		record.recordQueued(1, T0 + 100_000);
+		record.recordEnd('t1', { lo: T0 + 10_000, hi: T0 + 10_000 });
+		const { changes } = watched(record);
+		for (let k = 2; k <= 10; k++) {
+			record.recordEnd(`t${k}`, { lo: T0 + 10_000 * k, hi: T0 + 10_000 * k });
+		}
+		expect(record.runTime).toEqual({ lo: 10_000, hi: 10_000 });
+		expect(changes()).toBeGreaterThan(0);
 	});
 
 	it('stops telling a listener once it is removed', () => {

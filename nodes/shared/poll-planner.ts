@@ -24,6 +24,12 @@
  * - A wait predicted from progress is never longer than 30 s; a long wait in a queue is planned
  *   again on the way, as the tasks ahead report.
  *
+ * When requests wait for the request budget, a queued task's check may come due and still wait
+ * for its slot while the record learns more. If what it learnt places the task's turn firmly (by a
+ * run time, not a pace from a few readings) later than a second from now, the poller withdraws
+ * the check (`turnMovedLater`) and plans it again: it would most likely have found the task still
+ * queued, and its slot goes to a check that counts.
+ *
  * Reading a plan changes nothing (`waitMs`). The one thing a plan leaves behind, the turn the next
  * check aims at (its answer is judged against it), is recorded by `aimNextCheck`, which the poller
  * calls when it settles on the wait.
@@ -38,6 +44,12 @@ export interface PollPlanner {
 	aimNextCheck(now: number): number;
 	/** Records what a check answered at `at`. */
 	observe(at: number, task: TaskProgress): void;
+	/**
+	 * Whether a check that came due and still waits for a request slot should be withdrawn: the
+	 * task queues, and what the other tasks' checks showed since places its turn firmly later than
+	 * a second from now, so the check would most likely find it still queued.
+	 */
+	turnMovedLater(now: number): boolean;
 	/** The check's place when requests have to wait for the request budget. */
 	priority(now: number): SlotPriority;
 	/** Whether the last check found the task waiting for its turn. */

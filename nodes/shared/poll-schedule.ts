@@ -26,6 +26,14 @@ const REFINE_ABOVE_MS = 1000;
 const REFINE_LEAD_MS = MIN_POLL_GAP_MS + 500;
 /** A first poll this much later than planned waited for the request budget. */
 const TENTATIVE_SLACK_MS = 1000;
+/**
+ * A queued task's check that still waits for a request slot is given up when the record places
+ * its turn later than this from now: it would most likely find the task still queued.
+ */
+const WITHDRAW_ABOVE_MS = 1000;
+
+/** When a queued task finishes; firm when the record's run time places it, not a pace alone. */
+type Turn = Window & { firm: boolean };
 
 export interface TaskProgress {
 	status: string;
@@ -68,7 +76,7 @@ export class PollSchedule implements PollPlanner {
 	/** The first of the readings that found it queued: with the latest, its own pace. */
 	private firstQueued: { at: number; waitNumber: number } | undefined;
 	/** The finish its queue predicted for the check under way, as `aimNextCheck` recorded it. */
-	private aimedTurn: Window | undefined;
+	private aimedTurn: Turn | undefined;
 	/** Still queued when the shared picture said it would run: from then on, its own pace only. */
 	private ownPaceOnly = false;
 	/** Whether the prediction came from the run time of the API's other tasks. */
@@ -124,7 +132,11 @@ export class PollSchedule implements PollPlanner {
 				this.firstQueued = { at, waitNumber };
 			}
 			if (this.queued && waitNumber <= this.queued.waitNumber) {
-				this.observations?.recordPace(this.queued.waitNumber - waitNumber, at - this.queued.at);
+				this.observations?.recordPace(
+					this.queued.waitNumber - waitNumber,
+					at - this.queued.at,
+					this.queued.waitNumber,
+				);
 			}
 			this.queued = { at, waitNumber };
 			this.observations?.recordQueued(waitNumber, at);
@@ -259,26 +271,26 @@ export class PollSchedule implements PollPlanner {
 	 * While the task queues: when it will finish, from the shared picture of its API's queue, or
 	 * else from the pace of its own readings; undefined while neither tells.
 	 */
-	private queuedFinish(): Window | undefined {
+	private queuedFinish(): Turn | undefined {
 		const queued = this.queued;
 		if (!queued || queued.waitNumber < 1) return undefined;
-		if (!this.ownPaceOnly) {
-			const shared = this.observations?.queuedFinish(queued.at, queued.waitNumber);
-			if (shared) return shared;
-		}
+		const record = this.ownPaceOnly ? undefined : this.observations;
+		const shared = record?.queuedFinish(queued.at, queued.waitNumber);
+		if (shared) return { ...shared, firm: true };
 		const first = this.firstQueued;
 		const own =
 			first && queued.at > first.at && queued.waitNumber < first.waitNumber
 				? (first.waitNumber - queued.waitNumber) / (queued.at - first.at)
 				: undefined;
 		// Its own pace, else (while the record has no run time yet) the pace the API's other queued
-		// tasks saw.
-		const pace = own ?? (this.ownPaceOnly ? undefined : this.observations?.pace);
+		// tasks saw. A pace from a few readings only, whose ends come in bursts of one a worker.
+		const pace = own ?? record?.pace;
 		if (!pace) return undefined;
 		// Tasks ahead end at this pace: all of them are done, and this one has started, by then.
 		return {
 			lo: queued.at + queued.waitNumber / pace,
 			hi: queued.at + (queued.waitNumber + 1) / pace,
+			firm: false,
 		};
 	}
 
@@ -294,11 +306,20 @@ export class PollSchedule implements PollPlanner {
 		return plan.waitMs;
 	}
 
+	/**
+	 * Whether a check that came due and still waits for a request slot should be given up: what
+	 * the record learnt since places the queued task's turn firmly later than a second from now.
+	 */
+	turnMovedLater(now: number): boolean {
+		const plan = this.plan(now);
+		return plan.turn?.firm === true && plan.waitMs > WITHDRAW_ABOVE_MS;
+	}
+
 	onReplan(listener: () => void): () => void {
 		return this.observations?.onChange(listener) ?? (() => undefined);
 	}
 
-	private plan(now: number): { waitMs: number; turn?: Window } {
+	private plan(now: number): { waitMs: number; turn?: Turn } {
 		if (this.lastPollAt === undefined) {
 			return { waitMs: Math.max(0, this.createdAt + this.firstWaitMs - now) };
 		}

@@ -184,6 +184,19 @@ async function pause(
 }
 
 /**
+ * Fires when a queued task's check, still waiting for a request slot, would most likely find the
+ * task still queued: the record has moved its turn later. Its slot goes to a check that counts.
+ */
+function withdrawnWhenTurnMoves(planner: PollPlanner): { signal: AbortSignal; stop: () => void } {
+	const withdraw = new AbortController();
+	if (!planner.isQueued) return { signal: withdraw.signal, stop: () => undefined };
+	const stop = planner.onReplan(() => {
+		if (!withdraw.signal.aborted && planner.turnMovedLater(clock.now())) withdraw.abort();
+	});
+	return { signal: withdraw.signal, stop };
+}
+
+/**
  * Polls a task until it reaches Success or Failed. Passing faults (HTTP 429/5xx, code 1003,
  * dropped connections, unreadable bodies) are retried with backoff until the deadline; the
  * user already paid for the task, so only a verdict from the service ends the wait early.
@@ -245,13 +258,17 @@ export async function waitForTask(
 			// the deadline itself still gets a second to answer.
 			const left = deadline - clock.now();
 			if (left < 0) continue;
-			const data = await apiRequest.call(this, {
-				method: 'GET',
-				path: resultPath(api),
-				qs: { taskId },
-				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
-				priority: planner.priority(clock.now()),
-			});
+			const withdrawal = withdrawnWhenTurnMoves(planner);
+			const data = await apiRequest
+				.call(this, {
+					method: 'GET',
+					path: resultPath(api),
+					qs: { taskId },
+					timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
+					priority: planner.priority(clock.now()),
+					withdraw: withdrawal.signal,
+				})
+				.finally(withdrawal.stop);
 			last = taskFromResult(this, data, taskId);
 			planner.observe(clock.now(), last);
 			faults = 0;
@@ -261,6 +278,8 @@ export async function waitForTask(
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
 			const failure = toIdealHouseError(this, error);
+			// Nothing was sent: the check is planned again, for the turn the record now expects.
+			if (failure.withdrawn && !signal.aborted) continue;
 			if (signal.aborted || failure.stopped) throw stopped(this, taskId);
 			const fault = failure.transient;
 			if (!fault) throw failure;
