@@ -89,7 +89,7 @@ describe('poll schedule: prediction from progress', () => {
 		expect(schedule.waitMs(T0 + 4000)).toBe(INTERVAL); // one reading: no pace yet
 		schedule.observe(T0 + 8000, queued(20));
 		// 10 ahead ended in 4 s: the other 20 by 16 s, this one by 16.4 s; polled 300 ms after that.
-		expect(schedule.waitMs(T0 + 8000)).toBe(16_400 + 300 - 8000);
+		expect(schedule.aimNextCheck(T0 + 8000)).toBe(16_400 + 300 - 8000);
 		expect(schedule.priority(T0 + 12_000)).toEqual({ rank: 'unknown', age: T0 + 12_000 });
 		expect(schedule.priority(T0 + 16_700)).toEqual({ rank: 'likelyDone', age: T0 + 16_400 });
 	});
@@ -120,7 +120,7 @@ describe('poll schedule: queued tasks wait for their turn', () => {
 		next.observe(T0 + 4000, queued(1));
 		expect(observations.workersAtMost).toBe(1);
 		// Behind the running task (done by 10 s), one run more: by 20 s, known to half a second.
-		expect(next.waitMs(T0 + 4000)).toBe(20_000 + 300 - 4000);
+		expect(next.aimNextCheck(T0 + 4000)).toBe(20_000 + 300 - 4000);
 		expect(next.priority(T0 + 8000).rank).toBe('unknown');
 		expect(next.priority(T0 + 20_300)).toEqual({ rank: 'likelyDone', age: T0 + 20_000 });
 	});
@@ -143,7 +143,7 @@ describe('poll schedule: queued tasks wait for their turn', () => {
 		const observations = queueOfOne();
 		const far = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'far');
 		far.observe(T0 + 4000, queued(5));
-		const at = T0 + Math.ceil(far.waitMs(T0 + 4000)) + 4000;
+		const at = T0 + Math.ceil(far.aimNextCheck(T0 + 4000)) + 4000;
 		// Still 1 ahead where it should have been running: 4 ahead ended in this much time.
 		far.observe(at, queued(1));
 		const perTask = (at - (T0 + 4000)) / 4;
@@ -207,8 +207,8 @@ describe('poll schedule: queued tasks wait for their turn', () => {
 		next.observe(T0 + 4000, queued(1));
 		const waiting = new PollSchedule(T0, INTERVAL, INTERVAL, observations, 'waiting');
 		waiting.observe(T0 + 4000, queued(5));
-		next.waitMs(T0 + 4000);
-		waiting.waitMs(T0 + 4000);
+		next.aimNextCheck(T0 + 4000);
+		waiting.aimNextCheck(T0 + 4000);
 		const now = T0 + 20_300;
 		const seq = { next: 1, create: 2, waiting: 3 };
 		const done = { priority: next.priority(now), seq: seq.next };

@@ -49,6 +49,8 @@ export interface ErrorMeaning {
 	notActedOn?: boolean;
 	/** The code of the service's error envelope, when it answered with one. */
 	apiCode?: number;
+	/** Its sender gave the request up while it waited for a request slot: nothing was sent. */
+	withdrawn?: boolean;
 }
 
 type ApiErrorOptions = NonNullable<ConstructorParameters<typeof NodeApiError>[2]>;
@@ -64,6 +66,7 @@ export class IdealHouseApiError extends NodeApiError implements ErrorMeaning {
 	declare refunded?: boolean;
 	declare notActedOn?: boolean;
 	declare apiCode?: number;
+	declare withdrawn?: boolean;
 
 	constructor(
 		node: INode,
@@ -87,6 +90,7 @@ export class IdealHouseItemError extends NodeOperationError implements ErrorMean
 	declare refunded?: boolean;
 	declare notActedOn?: boolean;
 	declare apiCode?: number;
+	declare withdrawn?: boolean;
 
 	constructor(
 		node: INode,

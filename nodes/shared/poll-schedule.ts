@@ -1,22 +1,8 @@
 /**
- * When to poll one task next, from what its earlier polls said. Pure: every time comes in as an
- * argument, so the decisions can be pinned in tests.
- *
- * - Never less than 3 s after the task's last poll (the spec's polling rule).
- * - While the task runs with rising `percentage`, its finish is predicted from the progress over
- *   the time since it started, and the next poll goes just after that moment (after one closer
- *   reading first when the task is long and the whole-number percentage leaves seconds open).
- * - While it queues (`waitNumber` above 0), its finish is predicted from its place in the queue
- *   and what its API's other tasks in this execution have shown (`QueueObservations`: how long
- *   they run, when they end, how many run at once), and the next poll goes just after that
- *   finish, or a little before it for one reading of its progress when the prediction leaves more
- *   than a second open. Without those, the pace at which its own `waitNumber` falls places the
- *   poll. A queued task that is still queued when it should have started no longer trusts the
- *   shared picture and goes by its own pace; one found running goes by its progress. The time
- *   spent queued never counts as running time.
- * - With no prediction (no progress yet, progress that stalls at 0, jumps or goes backwards, or a
- *   queue whose pace is not known yet), it polls every Poll Interval, as a plain poller does.
+ * The poll planner's one implementation (see `poll-planner.ts` for the model). Pure: every time
+ * comes in as an argument, so the decisions can be pinned in tests.
  */
+import type { PollPlanner } from './poll-planner';
 import type { QueueObservations, Window } from './queue-observations';
 
 /** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
@@ -40,6 +26,14 @@ const REFINE_ABOVE_MS = 1000;
 const REFINE_LEAD_MS = MIN_POLL_GAP_MS + 500;
 /** A first poll this much later than planned waited for the request budget. */
 const TENTATIVE_SLACK_MS = 1000;
+/**
+ * A queued task's check that still waits for a request slot is given up when the record places
+ * its turn later than this from now: it would most likely find the task still queued.
+ */
+const WITHDRAW_ABOVE_MS = 1000;
+
+/** When a queued task finishes; firm when the record's run time places it, not a pace alone. */
+type Turn = Window & { firm: boolean };
 
 export interface TaskProgress {
 	status: string;
@@ -63,7 +57,7 @@ export interface SlotPriority {
 	age: number;
 }
 
-export class PollSchedule {
+export class PollSchedule implements PollPlanner {
 	private lastPollAt: number | undefined;
 	/** The latest moment the task was seen not yet progressing: its start is later than this. */
 	private notStartedAt: number;
@@ -81,8 +75,8 @@ export class PollSchedule {
 	private queued: { at: number; waitNumber: number } | undefined;
 	/** The first of the readings that found it queued: with the latest, its own pace. */
 	private firstQueued: { at: number; waitNumber: number } | undefined;
-	/** The finish its queue predicted when the next poll was planned. */
-	private queuePlan: Window | undefined;
+	/** The finish its queue predicted for the check under way, as `aimNextCheck` recorded it. */
+	private aimedTurn: Turn | undefined;
 	/** Still queued when the shared picture said it would run: from then on, its own pace only. */
 	private ownPaceOnly = false;
 	/** Whether the prediction came from the run time of the API's other tasks. */
@@ -121,8 +115,8 @@ export class PollSchedule {
 		this.lastPollAt = at;
 		const percentage = typeof task.percentage === 'number' ? task.percentage : undefined;
 		const waitNumber = typeof task.waitNumber === 'number' ? task.waitNumber : 0;
-		const plan = this.queuePlan;
-		this.queuePlan = undefined;
+		const plan = this.aimedTurn;
+		this.aimedTurn = undefined;
 
 		if (task.status === 'Success' || task.status === 'Failed') {
 			this.recordEnded(previousPollAt, at, plan);
@@ -138,7 +132,11 @@ export class PollSchedule {
 				this.firstQueued = { at, waitNumber };
 			}
 			if (this.queued && waitNumber <= this.queued.waitNumber) {
-				this.observations?.recordPace(this.queued.waitNumber - waitNumber, at - this.queued.at);
+				this.observations?.recordPace(
+					this.queued.waitNumber - waitNumber,
+					at - this.queued.at,
+					this.queued.waitNumber,
+				);
 			}
 			this.queued = { at, waitNumber };
 			this.observations?.recordQueued(waitNumber, at);
@@ -273,36 +271,61 @@ export class PollSchedule {
 	 * While the task queues: when it will finish, from the shared picture of its API's queue, or
 	 * else from the pace of its own readings; undefined while neither tells.
 	 */
-	private queuedFinish(): Window | undefined {
+	private queuedFinish(): Turn | undefined {
 		const queued = this.queued;
 		if (!queued || queued.waitNumber < 1) return undefined;
-		if (!this.ownPaceOnly) {
-			const shared = this.observations?.queuedFinish(queued.at, queued.waitNumber);
-			if (shared) return shared;
-		}
+		const record = this.ownPaceOnly ? undefined : this.observations;
+		const shared = record?.queuedFinish(queued.at, queued.waitNumber);
+		if (shared) return { ...shared, firm: true };
 		const first = this.firstQueued;
 		const own =
 			first && queued.at > first.at && queued.waitNumber < first.waitNumber
 				? (first.waitNumber - queued.waitNumber) / (queued.at - first.at)
 				: undefined;
 		// Its own pace, else (while the record has no run time yet) the pace the API's other queued
-		// tasks saw.
-		const pace = own ?? (this.ownPaceOnly ? undefined : this.observations?.pace);
+		// tasks saw. A pace from a few readings only, whose ends come in bursts of one a worker.
+		const pace = own ?? record?.pace;
 		if (!pace) return undefined;
 		// Tasks ahead end at this pace: all of them are done, and this one has started, by then.
 		return {
 			lo: queued.at + queued.waitNumber / pace,
 			hi: queued.at + (queued.waitNumber + 1) / pace,
+			firm: false,
 		};
 	}
 
-	/** How long to wait, from `now`, before the next poll. */
+	/** How long to wait, from `now`, before the next poll. Only reads. */
 	waitMs(now: number): number {
-		if (this.lastPollAt === undefined) return Math.max(0, this.createdAt + this.firstWaitMs - now);
+		return this.plan(now).waitMs;
+	}
+
+	/** Records the turn the next check aims at (its answer is judged against it); returns its wait. */
+	aimNextCheck(now: number): number {
+		const plan = this.plan(now);
+		this.aimedTurn = plan.turn;
+		return plan.waitMs;
+	}
+
+	/**
+	 * Whether a check that came due and still waits for a request slot should be given up: what
+	 * the record learnt since places the queued task's turn firmly later than a second from now.
+	 */
+	turnMovedLater(now: number): boolean {
+		const plan = this.plan(now);
+		return plan.turn?.firm === true && plan.waitMs > WITHDRAW_ABOVE_MS;
+	}
+
+	onReplan(listener: () => void): () => void {
+		return this.observations?.onChange(listener) ?? (() => undefined);
+	}
+
+	private plan(now: number): { waitMs: number; turn?: Turn } {
+		if (this.lastPollAt === undefined) {
+			return { waitMs: Math.max(0, this.createdAt + this.firstWaitMs - now) };
+		}
 		let target = this.lastPollAt + this.intervalMs;
 		const earliest = this.earliestFinish ?? 0;
 		const queued = this.queuedFinish();
-		this.queuePlan = queued;
 		if (queued) {
 			// Far off and not yet pinned to a second: one reading of its progress first. No 30 s limit
 			// here: the queue, not the progress, places this poll, and a queue shorter than planned
@@ -324,7 +347,8 @@ export class PollSchedule {
 			target = Math.min(this.predictedFinish + margin, now + MAX_PREDICTED_WAIT_MS);
 		}
 		// Whole milliseconds, rounded up: never a moment early.
-		return Math.max(0, Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now));
+		const wait = Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now);
+		return { waitMs: Math.max(0, wait), turn: queued };
 	}
 
 	/** The place of this task's next poll when requests have to wait for the budget. */
@@ -333,8 +357,8 @@ export class PollSchedule {
 			return { rank: 'likelyDone', age: this.predictedFinish };
 		}
 		// A queued task whose turn should be over by now counts as likely done too.
-		if (this.queued && this.queuePlan && now >= this.queuePlan.hi) {
-			return { rank: 'likelyDone', age: this.queuePlan.hi };
+		if (this.queued && this.aimedTurn && now >= this.aimedTurn.hi) {
+			return { rank: 'likelyDone', age: this.aimedTurn.hi };
 		}
 		return { rank: 'unknown', age: now };
 	}

@@ -7,7 +7,7 @@ import { clock } from './clock';
 import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from './errors';
 import { limits } from './limits';
 import { bounded } from './redact';
-import { PollSchedule } from './poll-schedule';
+import { pollPlanner, type PollPlanner } from './poll-planner';
 import { QueueObservations } from './queue-observations';
 import { taskFromResult, type Task } from './task';
 import { apiRequest } from './transport';
@@ -169,18 +169,31 @@ function observationsFor(ctx: IExecuteSingleFunctions, api: IdealHouseApi): Queu
 async function pause(
 	ms: number,
 	stop: AbortSignal,
-	record: QueueObservations | undefined,
+	planner: PollPlanner | undefined,
 ): Promise<'slept' | 'woken' | 'stopped'> {
 	const wake = new AbortController();
-	const off = record?.onChange(() => wake.abort());
+	const off = planner?.onReplan(() => wake.abort());
 	try {
-		await clock.sleep(ms, record ? AbortSignal.any([stop, wake.signal]) : stop);
+		await clock.sleep(ms, planner ? AbortSignal.any([stop, wake.signal]) : stop);
 		return 'slept';
 	} catch {
 		return wake.signal.aborted && !stop.aborted ? 'woken' : 'stopped';
 	} finally {
 		off?.();
 	}
+}
+
+/**
+ * Fires when a queued task's check, still waiting for a request slot, would most likely find the
+ * task still queued: the record has moved its turn later. Its slot goes to a check that counts.
+ */
+function withdrawnWhenTurnMoves(planner: PollPlanner): { signal: AbortSignal; stop: () => void } {
+	const withdraw = new AbortController();
+	if (!planner.isQueued) return { signal: withdraw.signal, stop: () => undefined };
+	const stop = planner.onReplan(() => {
+		if (!withdraw.signal.aborted && planner.turnMovedLater(clock.now())) withdraw.abort();
+	});
+	return { signal: withdraw.signal, stop };
 }
 
 /**
@@ -205,8 +218,14 @@ export async function waitForTask(
 	let faults = 0;
 	let unknown = 0;
 	const record = observationsFor(this, api);
-	const schedule = new PollSchedule(clock.now(), interval, jittered(interval), record, taskId);
-	/** After a passing fault: the backoff, instead of the schedule's wait. */
+	const planner = pollPlanner({
+		createdAt: clock.now(),
+		intervalMs: interval,
+		firstWaitMs: jittered(interval),
+		queue: record,
+		taskKey: taskId,
+	});
+	/** After a passing fault: the backoff, instead of the planner's wait. */
 	let faultWait: number | undefined;
 
 	for (;;) {
@@ -226,28 +245,32 @@ export async function waitForTask(
 			);
 		}
 		try {
-			const wait = Math.min(faultWait ?? schedule.waitMs(clock.now()), remaining);
+			const wait = Math.min(faultWait ?? planner.aimNextCheck(clock.now()), remaining);
 			record.lastUsed = clock.now();
-			const queued = faultWait === undefined && schedule.isQueued;
+			const queued = faultWait === undefined && planner.isQueued;
 			// A long wait in a queue is planned again halfway, from what the tasks ahead have shown
 			// by then, without a request.
 			const slice = queued && wait > REPLAN_ABOVE_MS ? Math.ceil(wait / 2) : wait;
-			const paused = await pause(slice, signal, queued ? record : undefined);
+			const paused = await pause(slice, signal, queued ? planner : undefined);
 			if (paused === 'stopped') throw stopped(this, taskId);
 			if (paused === 'woken' || slice < wait) continue;
 			// The Timeout bounds the whole wait, this status check's answer included; a check due at
 			// the deadline itself still gets a second to answer.
 			const left = deadline - clock.now();
 			if (left < 0) continue;
-			const data = await apiRequest.call(this, {
-				method: 'GET',
-				path: resultPath(api),
-				qs: { taskId },
-				timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
-				priority: schedule.priority(clock.now()),
-			});
+			const withdrawal = withdrawnWhenTurnMoves(planner);
+			const data = await apiRequest
+				.call(this, {
+					method: 'GET',
+					path: resultPath(api),
+					qs: { taskId },
+					timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
+					priority: planner.priority(clock.now()),
+					withdraw: withdrawal.signal,
+				})
+				.finally(withdrawal.stop);
 			last = taskFromResult(this, data, taskId);
-			schedule.observe(clock.now(), last);
+			planner.observe(clock.now(), last);
 			faults = 0;
 			faultWait = undefined;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
@@ -255,6 +278,8 @@ export async function waitForTask(
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
 			const failure = toIdealHouseError(this, error);
+			// Nothing was sent: the check is planned again, for the turn the record now expects.
+			if (failure.withdrawn && !signal.aborted) continue;
 			if (signal.aborted || failure.stopped) throw stopped(this, taskId);
 			const fault = failure.transient;
 			if (!fault) throw failure;

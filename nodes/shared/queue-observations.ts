@@ -15,7 +15,11 @@
  *   done, where that is known to within a second;
  * - how many run at once: no queued task ever reports fewer tasks ahead (`waitNumber`) than there
  *   are workers (a task queues only while all of them are busy with tasks ahead of it), and while
- *   the queue stays busy its ends per run time count them.
+ *   the queue stays busy its ends per run time count them;
+ * - the pace of the queue: how fast the tasks ahead of a queued task end between two of its
+ *   readings. Once many readings agree on it, the workers over the pace give the run time while
+ *   no task has shown its own (a large run whose checks waited for the request budget may never
+ *   read a task twice as it runs).
  *
  * From these, a task with w tasks ahead is the (w + 1)-th to finish in a first-come queue: each
  * worker ends a task every run time, so it finishes (w div workers) run times after the
@@ -49,6 +53,15 @@ const PARTNER_SHARE = 0.1;
 const TRIM_SHARE = 0.1;
 /** A run time this much wider or narrower than before changes queued tasks' plans. */
 const RUN_CHANGE_SHARE = 0.01;
+/**
+ * The pace is settled once the bursts in which workers end their tasks leave it this uncertain
+ * (as a share): then it places queued tasks' turns firmly enough to move a check already due.
+ */
+const PACE_SETTLED_SHARE = 0.02;
+/** A settled pace that moves by more than this share changes queued tasks' plans. */
+const PACE_CHANGE_SHARE = 0.02;
+/** The run time the pace gives is taken within this many of the pace's spreads either way. */
+const PACE_RUN_SPREADS = 2;
 
 export class QueueObservations {
 	private readonly runs = new Map<string, Window>();
@@ -58,6 +71,8 @@ export class QueueObservations {
 	/** Ends sorted by their middle; rebuilt when an end is added or moved. */
 	private sortedEnds: Window[] | undefined;
 	private runWindow: Window | undefined;
+	/** The run time the queued tasks last planned by. */
+	private toldRunTime: Window | undefined;
 	/** The run time the ends' rhythm gives; null until worked out from the current ends. */
 	private rhythm: Window | undefined | null = null;
 	/** The fewest tasks ahead that any queued task reported: the workers are no more. */
@@ -65,7 +80,11 @@ export class QueueObservations {
 	/** From the first to the latest reading that found a task queued: every worker was busy. */
 	private busy: Window | undefined;
 	private readonly listeners = new Set<() => void>();
-	private readonly paces: Array<{ drop: number; ms: number }> = [];
+	private readonly paces: Array<{ drop: number; ms: number; surelyQueued: boolean }> = [];
+	/** The settled pace the queued tasks were last told of. */
+	private toldPace: { pace: number; spread: number } | undefined;
+	/** The run time the settled pace and the workers give, while no task has shown its own. */
+	private paceRun: Window | undefined;
 	lastUsed = 0;
 
 	/** A running task's run time, as far as its progress pins it down; replaces its earlier one. */
@@ -85,11 +104,21 @@ export class QueueObservations {
 	}
 
 	private runsChanged(): void {
-		const before = this.runWindow;
+		this.updateRunWindow();
+		this.tellIfRunTimeMoved();
+	}
+
+	/** What the tasks' progress shows, else what the settled pace of the queue gives. */
+	private updateRunWindow(): void {
 		const samples = this.runs.size > 0 ? this.runs : this.tentativeRuns;
-		const after = samples.size > 0 ? agreed([...samples.values()]) : undefined;
-		this.runWindow = after;
+		this.runWindow = samples.size > 0 ? agreed([...samples.values()]) : this.paceRun;
 		this.rhythm = null;
+	}
+
+	/** The queued tasks plan again when the run time they go by appears or moves by more than 1 %. */
+	private tellIfRunTimeMoved(): void {
+		const before = this.toldRunTime;
+		const after = this.runTime;
 		if (
 			(before === undefined) !== (after === undefined) ||
 			(before &&
@@ -97,6 +126,7 @@ export class QueueObservations {
 				(Math.abs(after.lo - before.lo) > RUN_CHANGE_SHARE * before.lo ||
 					Math.abs(after.hi - before.hi) > RUN_CHANGE_SHARE * before.hi))
 		) {
+			this.toldRunTime = after;
 			this.changed();
 		}
 	}
@@ -112,15 +142,53 @@ export class QueueObservations {
 		this.rhythm = null;
 		// While the first round of workers is still unknown, each new end places one of them.
 		if (first && this.ends.size <= (this.workersAtMost ?? 0)) this.changed();
+		// Ends in rhythm pin the run time closer.
+		else if (this.runWindow) this.tellIfRunTimeMoved();
 	}
 
-	/** Between two readings of a queued task, `drop` tasks ahead of it ended in `ms`. */
-	recordPace(drop: number, ms: number): void {
+	/**
+	 * Between two readings of a queued task, `drop` of the `ahead` tasks ahead of it at the first
+	 * ended in `ms`.
+	 */
+	recordPace(drop: number, ms: number, ahead = Infinity): void {
 		if (!(ms > 0) || !(drop >= 0)) return;
-		const first = this.paces.length === 0 && drop > 0;
-		this.paces.push({ drop, ms });
+		// Readings of a queue that had not moved yet do not count as its pace being known.
+		const first = drop > 0 && this.pace === undefined;
+		// A task near its turn is read queued again only when few of the tasks ahead ended: its
+		// reading would make the queue look slower than it is.
+		const surelyQueued = ahead - (this.pace ?? 0) * ms >= 2 * (this.workersAtMost ?? 1);
+		this.paces.push({ drop, ms, surelyQueued });
 		if (this.paces.length > MAX_PACES) this.paces.shift();
-		if (first) this.changed();
+		const settled = this.settledPace;
+		const told = this.toldPace;
+		const moved =
+			settled !== undefined &&
+			(told === undefined ||
+				Math.abs(settled.pace - told.pace) > PACE_CHANGE_SHARE * told.pace ||
+				settled.spread < told.spread / 2);
+		if (moved) {
+			this.toldPace = settled;
+			this.paceRunChanged();
+		}
+		if (first || moved) this.changed();
+	}
+
+	/** The settled pace or the workers moved: so did the run time they give. */
+	private paceRunChanged(): void {
+		const workers = this.workersAtMost;
+		const told = this.toldPace;
+		// Each worker ends a task per run time: the workers over the pace is the run time, known as
+		// well as the pace is.
+		this.paceRun =
+			told && workers
+				? {
+						lo: workers / (told.pace * (1 + PACE_RUN_SPREADS * told.spread)),
+						hi: workers / (told.pace * (1 - PACE_RUN_SPREADS * told.spread)),
+					}
+				: undefined;
+		this.updateRunWindow();
+		// The caller tells the queued tasks.
+		this.toldRunTime = this.runTime;
 	}
 
 	/** Tasks ahead ending per ms, as the queued tasks saw them; undefined before any ended. */
@@ -134,12 +202,36 @@ export class QueueObservations {
 		return drop > 0 ? drop / ms : undefined;
 	}
 
+	/**
+	 * The pace, once enough readings back it to move a check that is already due. Workers end
+	 * their tasks in bursts, so one reading's count of the tasks ahead that ended may be off by up
+	 * to a task per worker; over many readings those errors mostly cancel out.
+	 */
+	get settledPace(): { pace: number; spread: number } | undefined {
+		let drop = 0;
+		let ms = 0;
+		let count = 0;
+		for (const sample of this.paces) {
+			if (!sample.surelyQueued) continue;
+			drop += sample.drop;
+			ms += sample.ms;
+			count++;
+		}
+		if (!(drop > 0)) return undefined;
+		// Each reading's error lies evenly within a burst either way: over k readings, the spread
+		// of their sum is a burst times the root of k / 3.
+		const burst = this.workersAtMost ?? 1;
+		const spread = (burst * Math.sqrt(count / 3)) / drop;
+		return spread <= PACE_SETTLED_SHARE ? { pace: drop / ms, spread } : undefined;
+	}
+
 	/** A poll found a task queued with `waitNumber` tasks ahead at `at`. */
 	recordQueued(waitNumber: number, at: number): void {
 		if (!(waitNumber >= 1)) return;
 		this.busy = { lo: Math.min(this.busy?.lo ?? at, at), hi: Math.max(this.busy?.hi ?? at, at) };
 		if (this.workersAtMost === undefined || waitNumber < this.workersAtMost) {
 			this.workersAtMost = Math.floor(waitNumber);
+			if (this.toldPace !== undefined) this.paceRunChanged();
 			this.changed();
 		}
 	}

@@ -6,6 +6,7 @@ import { isLoopbackHost } from './addresses';
 import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
 import { executionStopSignal, stoppedError } from './cancellation';
 import { clock } from './clock';
+import { IdealHouseItemError } from './errors';
 import { bounded } from './redact';
 import { fieldError } from './validation';
 import type { SlotPriority } from './poll-schedule';
@@ -181,6 +182,16 @@ export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
 
 const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 
+/** A request its sender gave up while it waited for its slot: nothing was sent. */
+function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		'The request was withdrawn before it was sent',
+		{ itemIndex: ctx.getItemIndex() },
+		{ withdrawn: true, notActedOn: true },
+	);
+}
+
 /**
  * A request slot, once given: call it when the request's answer or failure has come, or call
  * `unused` when nothing was sent with it after all.
@@ -191,11 +202,13 @@ export type RequestSlot = (() => void) & { unused(): void };
  * Waits for the account's next request slot (creates and polls share the budget), and
  * returns what to call once the request's answer or failure has come. When requests queue for a
  * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
- * first within each (see `PrioritySlots`).
+ * first within each (see `PrioritySlots`). When `withdraw` fires while it still waits, it gives
+ * its place up and throws an error meaning `withdrawn`.
  */
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
+	withdraw?: AbortSignal,
 ): Promise<RequestSlot> {
 	const budget = await budgetFor(ctx, maxRequestsPerSecond(ctx));
 	let slots = ordered.get(budget);
@@ -205,9 +218,10 @@ export async function takeRequestSlot(
 	}
 	const stop = executionStopSignal(ctx);
 	try {
-		await slots.take(priority, stop);
+		await slots.take(priority, withdraw ? AbortSignal.any([stop, withdraw]) : stop);
 	} catch {
-		// The slots reject only when the execution is stopped.
+		// The slots reject only when the execution is stopped or the sender gave the request up.
+		if (withdraw?.aborted && !stop.aborted) throw withdrawnError(ctx);
 		throw stoppedError(
 			ctx,
 			'Execution stopped while this item waited for its turn to send',

@@ -373,6 +373,8 @@ export interface ApiRequest {
 	timeoutMs: number;
 	/** Its place when requests wait for the request budget; a create's by default. */
 	priority?: SlotPriority;
+	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
+	withdraw?: AbortSignal;
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
@@ -390,7 +392,7 @@ export async function apiRequest(
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	const answered = await takeRequestSlot(this, request.priority);
+	const answered = await takeRequestSlot(this, request.priority, request.withdraw);
 	const response = await sendToService(this, options, request.timeoutMs).finally(answered);
 	return readEnvelope.call(this, response, response.secrets);
 }
