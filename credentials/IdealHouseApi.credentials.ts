@@ -7,8 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION } from '../nodes/shared/api';
-import { APIS, resultPath } from '../nodes/shared/catalog';
+import { BASE_URL_EXPRESSION } from '../nodes/shared/catalog/api';
+import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 

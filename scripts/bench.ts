@@ -37,8 +37,8 @@ import { dirname, join } from 'node:path';
 import { sleep, type IBinaryData } from 'n8n-workflow';
 
 import { freePort } from '../dev/ports';
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog';
-import { price } from '../nodes/shared/credits';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { price } from '../nodes/shared/catalog/credits';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {

@@ -42,11 +42,11 @@ import type {
 import type { NodeName } from '../dev/harness/engine';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node.ts';
 import { displayName, findGroup } from '../nodes/IdealHouse/methods/styles';
-import { KNOWN_STATUSES, serviceBaseUrl } from '../nodes/shared/api';
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog';
-import { price } from '../nodes/shared/credits';
-import { parseJsonKeepingLongs } from '../nodes/shared/long-ids';
-import { redact } from '../nodes/shared/redact';
+import { KNOWN_STATUSES, serviceBaseUrl } from '../nodes/shared/catalog/api';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { price } from '../nodes/shared/catalog/credits';
+import { parseJsonKeepingLongs } from '../nodes/shared/basics/long-ids';
+import { redact } from '../nodes/shared/basics/redact';
 import { storageSettings, type StorageSettings } from '../nodes/shared/storage/settings';
 import { EMPTY_SHA256, signedHeaders } from '../nodes/shared/storage/sigv4';
 

@@ -1,6 +1,6 @@
-import { isLocalHost, isLoopbackHost } from '../nodes/shared/addresses';
-import { serviceOrigin } from '../nodes/shared/throttle';
-import { redact, withoutSecrets } from '../nodes/shared/redact';
+import { isLocalHost, isLoopbackHost } from '../nodes/shared/basics/addresses';
+import { serviceOrigin } from '../nodes/shared/transport/throttle';
+import { redact, withoutSecrets } from '../nodes/shared/basics/redact';
 
 const hostOf = (url: string) => new URL(url).hostname;
 

@@ -1,7 +1,7 @@
 import nock from 'nock';
 
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { RequestBudget } from '../nodes/shared/throttle';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { RequestBudget } from '../nodes/shared/transport/throttle';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	BIG_ID,

@@ -6,8 +6,12 @@
 import nock from 'nock';
 import type { INode } from 'n8n-workflow';
 
-import { givesCreditsBack } from '../nodes/shared/credit-limit';
-import { IdealHouseApiError, IdealHouseItemError, type ErrorMeaning } from '../nodes/shared/errors';
+import { givesCreditsBack } from '../nodes/shared/engine/credit-limit';
+import {
+	IdealHouseApiError,
+	IdealHouseItemError,
+	type ErrorMeaning,
+} from '../nodes/shared/basics/errors';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

@@ -1,16 +1,16 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { stoppedError } from '../nodes/shared/cancellation';
-import { APIS } from '../nodes/shared/catalog';
+import { stoppedError } from '../nodes/shared/basics/cancellation';
+import { APIS } from '../nodes/shared/catalog/catalog';
 import {
 	IdealHouseApiError,
 	IdealHouseItemError,
 	toIdealHouseError,
 	type IdealHouseError,
-} from '../nodes/shared/errors';
-import { emitTask } from '../nodes/shared/output';
-import { networkError, readEnvelope } from '../nodes/shared/transport';
-import { fieldError } from '../nodes/shared/validation';
+} from '../nodes/shared/basics/errors';
+import { emitTask } from '../nodes/shared/results/output';
+import { networkError, readEnvelope } from '../nodes/shared/transport/transport';
+import { fieldError } from '../nodes/shared/basics/validation';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 
 /**

@@ -202,7 +202,7 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('cancelling the execution stops the polling', async () => {
-		const { clock: pollClock } = await import('../nodes/shared/clock');
+		const { clock: pollClock } = await import('../nodes/shared/basics/clock');
 		const { sleep } = await import('n8n-workflow');
 		pollClock.sleep = async (_ms, signal) => await sleep(20, signal);
 		pollClock.now = () => Date.now();

@@ -7,7 +7,7 @@ import {
 	sniffModelType,
 	sniffResultType,
 	type Extent,
-} from '../nodes/shared/file-types';
+} from '../nodes/shared/results/file-types';
 import { TINY_PNG } from './helpers/api';
 
 function zipOf(names: string[]): Buffer {

@@ -5,9 +5,9 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { limits } from '../nodes/shared/limits';
-import { parseJsonKeepingLongs } from '../nodes/shared/long-ids';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { limits } from '../nodes/shared/basics/limits';
+import { parseJsonKeepingLongs } from '../nodes/shared/basics/long-ids';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

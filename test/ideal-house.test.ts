@@ -23,8 +23,8 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { createBodyCheck } from '../nodes/IdealHouse/create-body';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
-import type { IdealHouseApi } from '../nodes/shared/catalog';
-import { clock as nodeClock } from '../nodes/shared/clock';
+import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import {
 	authenticationField,
 	commonDescription,
@@ -32,8 +32,8 @@ import {
 	optionsField,
 	taskIdField,
 	waitForCompletionField,
-} from '../nodes/shared/fields';
-import { createTaskRouting } from '../nodes/shared/request-cycle';
+} from '../nodes/shared/descriptions/fields';
+import { createTaskRouting } from '../nodes/shared/engine/request-cycle';
 import { gradientPng } from '../service/png.ts';
 import { PACKAGE, TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
 import {

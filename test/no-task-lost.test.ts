@@ -6,9 +6,9 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { limits } from '../nodes/shared/limits';
-import { redact } from '../nodes/shared/redact';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { limits } from '../nodes/shared/basics/limits';
+import { redact } from '../nodes/shared/basics/redact';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

@@ -592,7 +592,7 @@ describe('how long the object lives', () => {
 			.query(true)
 			.times(1000)
 			.reply(200, taskResponse('53', { status: 'Processing' }));
-		const { clock } = await import('../nodes/shared/clock');
+		const { clock } = await import('../nodes/shared/basics/clock');
 		clock.sleep = async (ms: number, signal?: AbortSignal) => await sleep(Math.min(ms, 20), signal);
 
 		const { error } = await runNode({

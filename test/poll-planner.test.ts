@@ -1,12 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { pollPlanner, type PollPlanner } from '../nodes/shared/poll-planner';
-import { MIN_POLL_GAP_MS, type SlotPriority } from '../nodes/shared/poll-schedule';
-import { QueueObservations } from '../nodes/shared/queue-observations';
-import { goesFirst } from '../nodes/shared/request-order';
-import { takeRequestSlot } from '../nodes/shared/throttle';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { pollPlanner, type PollPlanner } from '../nodes/shared/engine/poll-planner';
+import { MIN_POLL_GAP_MS, type SlotPriority } from '../nodes/shared/engine/poll-schedule';
+import { QueueObservations } from '../nodes/shared/engine/queue-observations';
+import { goesFirst } from '../nodes/shared/transport/request-order';
+import { takeRequestSlot } from '../nodes/shared/transport/throttle';
 import { TaskQueue, type Slot } from '../service/queue';
 
 const T0 = 1_000_000;

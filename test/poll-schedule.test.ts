@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/poll-schedule';
-import { QueueObservations } from '../nodes/shared/queue-observations';
-import { goesFirst, PrioritySlots } from '../nodes/shared/request-order';
-import { RequestBudget } from '../nodes/shared/throttle';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/engine/poll-schedule';
+import { QueueObservations } from '../nodes/shared/engine/queue-observations';
+import { goesFirst, PrioritySlots } from '../nodes/shared/transport/request-order';
+import { RequestBudget } from '../nodes/shared/transport/throttle';
 
 const T0 = 1_000_000;
 const INTERVAL = 4000;

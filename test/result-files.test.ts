@@ -10,8 +10,8 @@ import nock from 'nock';
 import { sleep, type INodeType } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { clock as nodeClock } from '../nodes/shared/clock';
-import { limits } from '../nodes/shared/limits';
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { limits } from '../nodes/shared/basics/limits';
 import { runNode } from '../dev/harness/engine';
 import { API_KEY, BIG_ID, TINY_PNG, api, created, resetWire, taskResponse } from './helpers/api';
 import { startServer, type LocalServer } from './helpers/local-server';

@@ -1,8 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { pollIntervalMs } from '../nodes/shared/poller';
-import { toTaskId } from '../nodes/shared/task';
-import { readEnvelope } from '../nodes/shared/transport';
+import { pollIntervalMs } from '../nodes/shared/engine/poller';
+import { toTaskId } from '../nodes/shared/catalog/task';
+import { readEnvelope } from '../nodes/shared/transport/transport';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 
 const ctx = itemContext(3);

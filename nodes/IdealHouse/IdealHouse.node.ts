@@ -7,10 +7,10 @@ import {
 	optionsField,
 	taskIdField,
 	waitForCompletionField,
-} from '../shared/fields';
-import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/credit-limit';
-import { createTaskRouting } from '../shared/request-cycle';
-import { toolDescriptionField } from '../shared/tool-description';
+} from '../shared/descriptions/fields';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/engine/credit-limit';
+import { createTaskRouting } from '../shared/engine/request-cycle';
+import { toolDescriptionField } from '../shared/descriptions/tool-description';
 import { createBodyCheck } from './create-body';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';

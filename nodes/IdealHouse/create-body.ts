@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../shared/catalog';
-import { checkJsonValue, JsonBodyError, readJsonBody } from '../shared/json-body';
-import { bounded } from '../shared/redact';
-import type { ApiOfItem, BodyCheck } from '../shared/request-cycle';
-import { fieldError, requireHttpUrl } from '../shared/validation';
+import type { IdealHouseApi } from '../shared/catalog/catalog';
+import { checkJsonValue, JsonBodyError, readJsonBody } from '../shared/basics/json-body';
+import { bounded } from '../shared/basics/redact';
+import type { ApiOfItem, BodyCheck } from '../shared/engine/request-cycle';
+import { fieldError, requireHttpUrl } from '../shared/basics/validation';
 
 /**
  * The body check of every Create operation of the Ideal House AI node, before anything is sent

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../shared/catalog';
+import type { IdealHouseApi } from '../shared/catalog/catalog';
 import { styleMethodName } from './methods/styles';
 
 /**

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { PhotoFileRule } from '../shared/storage/photo-uploads';
+import type { PhotoFileRule } from '../shared/engine/photo-uploads';
 import {
 	imageBinaryPropertyField,
 	imageSourceField,
 	onlyForUrlSource,
-} from '../shared/storage/photo-fields';
+} from '../shared/descriptions/photo-fields';
 import type { Resource } from './resource';
 
 /** The API field a photo file stands in for. */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ApiOfItem } from '../shared/request-cycle';
+import type { ApiOfItem } from '../shared/engine/request-cycle';
 import type { OwnCheck } from './create-body';
 
 /**

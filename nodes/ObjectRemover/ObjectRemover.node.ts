@@ -7,9 +7,9 @@ import {
 	optionsField,
 	taskIdField,
 	waitForCompletionField,
-} from '../shared/fields';
-import { APIS } from '../shared/catalog';
-import { toolDescriptionField } from '../shared/tool-description';
+} from '../shared/descriptions/fields';
+import { APIS } from '../shared/catalog/catalog';
+import { toolDescriptionField } from '../shared/descriptions/tool-description';
 import { REMOVE, removeFields, removeOperation } from './descriptions/remove';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
 

@@ -1,4 +1,4 @@
-import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/credit-limit';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/engine/credit-limit';
 
 export const REMOVE_TOOL_DESCRIPTION = [
 	'Removes furniture from an interior real-estate photo with Ideal House AI and returns the emptied room.',

@@ -7,9 +7,9 @@ import {
 	optionsField,
 	taskIdField,
 	waitForCompletionField,
-} from '../shared/fields';
-import { APIS } from '../shared/catalog';
-import { toolDescriptionField } from '../shared/tool-description';
+} from '../shared/descriptions/fields';
+import { APIS } from '../shared/catalog/catalog';
+import { toolDescriptionField } from '../shared/descriptions/tool-description';
 import { ENHANCE, enhanceFields, enhanceOperation } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
 import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from './toolDescriptions';

@@ -1,4 +1,4 @@
-import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/credit-limit';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/engine/credit-limit';
 import { PRESET_CATEGORIES } from './presets';
 
 /** Every preset name by category, so a model can pick one by name without a further lookup. */

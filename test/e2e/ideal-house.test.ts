@@ -20,8 +20,8 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
-import { APIS } from '../../nodes/shared/catalog';
-import { commonDescription } from '../../nodes/shared/fields';
+import { APIS } from '../../nodes/shared/catalog/catalog';
+import { commonDescription } from '../../nodes/shared/descriptions/fields';
 import type { RunningService } from '../../service/server.ts';
 import { styleConfigData } from '../../service/style-config.ts';
 import { PACKAGE, runNode } from '../../dev/harness/engine';

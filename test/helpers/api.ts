@@ -5,8 +5,8 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../../nodes/shared/clock';
-import { parseJsonKeepingLongs } from '../../nodes/shared/long-ids';
+import { clock as nodeClock } from '../../nodes/shared/basics/clock';
+import { parseJsonKeepingLongs } from '../../nodes/shared/basics/long-ids';
 import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 
 export const BASE = String(TEST_CREDENTIALS.baseUrl);

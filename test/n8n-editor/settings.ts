@@ -51,7 +51,7 @@ export const PRESET = {
 	label: 'Sky Replacement: Sunset Sky',
 	id: 'sky-replacement-sunset-sky',
 };
-/** nodes/shared/fields.ts: the Options collection, as offered before Download Result is on. */
+/** nodes/shared/descriptions/fields.ts: the Options collection, as offered before Download Result is on. */
 export const OPTIONS_OFFERED = [
 	'Credit Limit',
 	'Download Result',

@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog';
-import { bounded } from '../../shared/redact';
-import { fieldError } from '../../shared/validation';
+import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog/catalog';
+import { bounded } from '../../shared/basics/redact';
+import { fieldError } from '../../shared/basics/validation';
 import type { Resource } from '../resource';
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;

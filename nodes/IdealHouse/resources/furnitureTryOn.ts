@@ -1,6 +1,6 @@
-import { APIS } from '../../shared/catalog';
-import { priceText } from '../../shared/credits';
-import { fieldError } from '../../shared/validation';
+import { APIS } from '../../shared/catalog/catalog';
+import { priceText } from '../../shared/catalog/credits';
+import { fieldError } from '../../shared/basics/validation';
 import { fieldsFor } from '../fields';
 import type { Resource } from '../resource';
 

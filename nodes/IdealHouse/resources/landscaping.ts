@@ -1,5 +1,5 @@
-import { APIS } from '../../shared/catalog';
-import { priceText } from '../../shared/credits';
+import { APIS } from '../../shared/catalog/catalog';
+import { priceText } from '../../shared/catalog/credits';
 import { fieldsFor } from '../fields';
 import type { Resource } from '../resource';
 

@@ -5,15 +5,15 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { APIS } from '../../shared/catalog';
-import { sniffImageType } from '../../shared/file-types';
-import { createTaskRouting } from '../../shared/request-cycle';
+import { APIS } from '../../shared/catalog/catalog';
+import { sniffImageType } from '../../shared/results/file-types';
+import { createTaskRouting } from '../../shared/engine/request-cycle';
 import {
 	imageBinaryPropertyField,
 	imageSourceField,
 	onlyForUrlSource,
-} from '../../shared/storage/photo-fields';
-import { fieldError, requireHttpUrl } from '../../shared/validation';
+} from '../../shared/descriptions/photo-fields';
+import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
 
 /** The Remove operation's value, which saved workflows hold. */
 export const REMOVE = 'remove';

@@ -5,15 +5,15 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { APIS } from '../../shared/catalog';
-import { bounded } from '../../shared/redact';
-import { createTaskRouting } from '../../shared/request-cycle';
+import { APIS } from '../../shared/catalog/catalog';
+import { bounded } from '../../shared/basics/redact';
+import { createTaskRouting } from '../../shared/engine/request-cycle';
 import {
 	imageBinaryPropertyField,
 	imageSourceField,
 	onlyForUrlSource,
-} from '../../shared/storage/photo-fields';
-import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/validation';
+} from '../../shared/descriptions/photo-fields';
+import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
 

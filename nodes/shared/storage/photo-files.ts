@@ -2,8 +2,8 @@ import { createHash } from 'crypto';
 
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { sniffImageType, type FileType } from '../file-types';
-import { fieldError } from '../validation';
+import { sniffImageType, type FileType } from '../results/file-types';
+import { fieldError } from '../basics/validation';
 import type { ObjectBody } from './storage-requests';
 
 /** The spec: every input image at most 20 MB. A larger file is refused before it is uploaded. */

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../addresses';
+import { isLoopbackHost } from '../basics/addresses';
 import { encodeKeyPath, type SigningKeys } from './sigv4';
 
 /** The credential of the bucket that photo files go through (contract: "Photos that are files"). */

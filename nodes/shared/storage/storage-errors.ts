@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
 
-import { IdealHouseApiError } from '../errors';
-import { redact } from '../redact';
+import { IdealHouseApiError } from '../basics/errors';
+import { redact } from '../basics/redact';
 import { STORAGE_CREDENTIAL_LABEL, storageName, type StorageSettings } from './settings';
 
 /** What the nodes ask of the storage; each failure says which. */

@@ -4,10 +4,10 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { stoppedError, untilAborted } from '../cancellation';
-import { clock } from '../clock';
-import { toIdealHouseError, type IdealHouseError } from '../errors';
-import { networkCode, bodyText } from '../transport';
+import { stoppedError, untilAborted } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { networkCode, bodyText } from '../transport/transport';
 import { objectUrl, type StorageSettings } from './settings';
 import { signRequestFor } from './signed-request';
 import {

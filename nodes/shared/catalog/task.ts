@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { IdealHouseApiError, type ErrorMeaning } from './errors';
-import { bounded, redact } from './redact';
-import { fieldError } from './validation';
+import { IdealHouseApiError, type ErrorMeaning } from '../basics/errors';
+import { bounded, redact } from '../basics/redact';
+import { fieldError } from '../basics/validation';
 
 const MAX_TASK_ID = '18446744073709551615';
 

@@ -1,9 +1,9 @@
 import type { IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
 
-import { API_CODES } from './api-codes';
-import { clock } from './clock';
-import { IdealHouseApiError } from './errors';
-import { accountOfRun } from './throttle';
+import { API_CODES } from '../basics/api-codes';
+import { clock } from '../basics/clock';
+import { IdealHouseApiError } from '../basics/errors';
+import { accountOfRun } from '../transport/throttle';
 
 /**
  * Once the service has answered a create with 9051 (not enough credits), every other create of

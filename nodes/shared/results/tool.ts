@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { resultUrls, type Task } from './task';
+import { resultUrls, type Task } from '../catalog/task';
 
 /**
  * How the nodes behave as tools: n8n generates `<node>Tool` variants of both nodes (from

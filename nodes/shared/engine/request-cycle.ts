@@ -9,27 +9,27 @@ import type {
 } from 'n8n-workflow';
 
 import { answerToCreate, answerToRead, type Answer } from './answers';
-import { createPath, resultPath, type IdealHouseApi } from './catalog';
-import { executionStopSignal, stoppedError, watchForStop } from './cancellation';
-import { clock } from './clock';
+import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
+import { executionStopSignal, stoppedError, watchForStop } from '../basics/cancellation';
+import { clock } from '../basics/clock';
 import { creditCharge, type CreditCharge } from './credit-limit';
-import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
-import { holdsLongInteger, writeJsonBody } from './json-body';
-import { limits } from './limits';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
+import { limits } from '../basics/limits';
 import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
-import { PhotoUploads, type PhotoFileRule } from './storage/photo-uploads';
+import { PhotoUploads, type PhotoFileRule } from './photo-uploads';
 import { checkWaitOptions, readWaitOptions } from './poller';
 import { isPreview, previewCreate, previewRead } from './preview';
-import { parseTaskIdField } from './task';
-import { maxRequestsPerSecond, takeRequestSlot } from './throttle';
-import { isToolCall, withAdviceInMessage } from './tool';
+import { parseTaskIdField } from '../catalog/task';
+import { maxRequestsPerSecond, takeRequestSlot } from '../transport/throttle';
+import { isToolCall, withAdviceInMessage } from '../results/tool';
 import {
 	envelopeCode,
 	envelopeIn,
 	isRefusal,
 	sendToService,
 	type ServiceResponse,
-} from './transport';
+} from '../transport/transport';
 
 /**
  * The request cycle of every item of both nodes: validate the item (with Preview, emit what would

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { IdealHouseApi } from './catalog';
-import { price, priceOfStoredTask } from './credits';
-import { toIdealHouseError, type IdealHouseError } from './errors';
-import { emitTask } from './output';
+import type { IdealHouseApi } from '../catalog/catalog';
+import { price, priceOfStoredTask } from '../catalog/credits';
+import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { emitTask } from '../results/output';
 import { checkWaitOptions, readWaitOptions, waitForTask } from './poller';
-import { taskFromResult, taskIdFromCreate, toTaskId } from './task';
-import { envelopeIn, readEnvelope, type ServiceResponse } from './transport';
+import { taskFromResult, taskIdFromCreate, toTaskId } from '../catalog/task';
+import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/transport';
 
 /** What the node makes of the service's answer: to a create call, and to a Get Result call. */
 export type Answer = (

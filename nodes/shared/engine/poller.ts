@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { KNOWN_STATUSES, TERMINAL_STATUSES } from './api';
-import { resultPath, type IdealHouseApi } from './catalog';
-import { executionStopSignal, stoppedError } from './cancellation';
-import { clock } from './clock';
-import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from './errors';
-import { limits } from './limits';
-import { bounded } from './redact';
+import { KNOWN_STATUSES, TERMINAL_STATUSES } from '../catalog/api';
+import { resultPath, type IdealHouseApi } from '../catalog/catalog';
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from '../basics/errors';
+import { limits } from '../basics/limits';
+import { bounded } from '../basics/redact';
 import { pollPlanner, type PollPlanner } from './poll-planner';
 import { QueueObservations } from './queue-observations';
-import { taskFromResult, type Task } from './task';
-import { apiRequest } from './transport';
-import { fieldError } from './validation';
+import { taskFromResult, type Task } from '../catalog/task';
+import { apiRequest } from '../transport/transport';
+import { fieldError } from '../basics/validation';
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 4;

@@ -11,13 +11,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from './api';
-import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
-import { parseJsonKeepingLongs } from './long-ids';
-import { apiCodeError, httpStatusError, IdealHouseApiError, type TransientFault } from './errors';
-import type { SlotPriority } from './poll-schedule';
-import { redact, withoutSecrets } from './redact';
-import { toTaskId } from './task';
+import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
+import { executionStopSignal, stoppedError, untilAborted } from '../basics/cancellation';
+import { parseJsonKeepingLongs } from '../basics/long-ids';
+import {
+	apiCodeError,
+	httpStatusError,
+	IdealHouseApiError,
+	type TransientFault,
+} from '../basics/errors';
+import type { SlotPriority } from '../engine/poll-schedule';
+import { redact, withoutSecrets } from '../basics/redact';
+import { toTaskId } from '../catalog/task';
 import { takeRequestSlot } from './throttle';
 
 /**

@@ -1,7 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE } from './photo-uploads';
-import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from './settings';
+import { IMAGE_SOURCE } from '../engine/photo-uploads';
+import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 
 /**
  * Why Image Source is placed with `hide` rules only: n8n's editor takes every parameter that a

@@ -5,14 +5,14 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { isLocalHost } from './addresses';
-import { executionStopSignal, stoppedError, untilAborted } from './cancellation';
-import { IdealHouseApiError, type IdealHouseError, type TransientFault } from './errors';
-import type { ResultFiles } from './catalog';
+import { isLocalHost } from '../basics/addresses';
+import { executionStopSignal, stoppedError, untilAborted } from '../basics/cancellation';
+import { IdealHouseApiError, type IdealHouseError, type TransientFault } from '../basics/errors';
+import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from './file-types';
-import { limits } from './limits';
-import { bounded, redact } from './redact';
-import { networkCode, networkError, retryAfterMs, secretsOf } from './transport';
+import { limits } from '../basics/limits';
+import { bounded, redact } from '../basics/redact';
+import { networkCode, networkError, retryAfterMs, secretsOf } from '../transport/transport';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
 interface ByteStream extends AsyncIterable<Buffer> {

@@ -6,17 +6,17 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
-import type { IdealHouseApi } from './catalog';
-import { isLocalHost } from './addresses';
-import { executionStopSignal, stoppedError } from './cancellation';
-import { clock } from './clock';
-import { creditsCharged, refundNote } from './credits';
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
+import type { IdealHouseApi } from '../catalog/catalog';
+import { isLocalHost } from '../basics/addresses';
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { creditsCharged, refundNote } from '../catalog/credits';
 import { DownloadError, downloadError, downloadResultFile } from './download';
-import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from './errors';
-import { limits } from './limits';
-import { bounded } from './redact';
-import { resultUrls, type Task } from './task';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { limits } from '../basics/limits';
+import { bounded } from '../basics/redact';
+import { resultUrls, type Task } from '../catalog/task';
 import { compactSkipped, compactTask, isToolCall } from './tool';
 
 /**

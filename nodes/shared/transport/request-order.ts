@@ -1,5 +1,5 @@
-import { clock } from './clock';
-import type { SlotPriority } from './poll-schedule';
+import { clock } from '../basics/clock';
+import type { SlotPriority } from '../engine/poll-schedule';
 
 const RANK_ORDER: Record<SlotPriority['rank'], number> = { likelyDone: 0, create: 1, unknown: 2 };
 

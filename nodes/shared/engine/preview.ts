@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { createPath, resultPath, type IdealHouseApi } from './catalog';
-import { price } from './credits';
-import { withoutSecrets } from './redact';
-import { secretsOf } from './transport';
+import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
+import { price } from '../catalog/credits';
+import { withoutSecrets } from '../basics/redact';
+import { secretsOf } from '../transport/transport';
 
 /**
  * Preview: every item is checked as a real run checks it (fields, options, the credit limit),

@@ -2,12 +2,12 @@ import { randomBytes } from 'crypto';
 
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { executionStopSignal } from '../cancellation';
-import { IdealHouseItemError, toIdealHouseError } from '../errors';
-import { DEFAULT_TIMEOUT_SECONDS, readWaitOptions } from '../poller';
-import { redact } from '../redact';
-import { fieldError } from '../validation';
-import { readPhotoFiles, type PhotoFile } from './photo-files';
+import { executionStopSignal } from '../basics/cancellation';
+import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
+import { DEFAULT_TIMEOUT_SECONDS, readWaitOptions } from './poller';
+import { redact } from '../basics/redact';
+import { fieldError } from '../basics/validation';
+import { readPhotoFiles, type PhotoFile } from '../storage/photo-files';
 import {
 	STORAGE_CREDENTIAL_LABEL,
 	STORAGE_CREDENTIAL_NAME,
@@ -15,9 +15,9 @@ import {
 	objectUrl,
 	storageSettings,
 	type StorageSettings,
-} from './settings';
-import { MAX_PRESIGN_SECONDS, presignedUrl } from './sigv4';
-import { deleteObject, putObject, uploadStopped } from './storage-requests';
+} from '../storage/settings';
+import { MAX_PRESIGN_SECONDS, presignedUrl } from '../storage/sigv4';
+import { deleteObject, putObject, uploadStopped } from '../storage/storage-requests';
 
 /**
  * Photos that are files: the service takes photos by URL only, so a file on the item goes to the

@@ -1,12 +1,16 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from './api';
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, POLL_INTERVAL } from './poller';
-import { taskResultRouting, type ApiOfItem } from './request-cycle';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from './throttle';
-import { storageCredential } from './storage/photo-fields';
-import { REQUEST_DEFAULTS } from './transport';
+import { CREDENTIAL_NAME } from '../catalog/api';
+import {
+	DEFAULT_POLL_INTERVAL_SECONDS,
+	DEFAULT_TIMEOUT_SECONDS,
+	POLL_INTERVAL,
+} from '../engine/poller';
+import { taskResultRouting, type ApiOfItem } from '../engine/request-cycle';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
+import { storageCredential } from './photo-fields';
+import { REQUEST_DEFAULTS } from '../transport/transport';
 
 /**
  * n8n's declarative engine sends a node's requests with the one credential that the parameter

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { createHash } from 'crypto';
 
-import { isLoopbackHost } from './addresses';
-import { CREDENTIAL_NAME, serviceBaseUrl } from './api';
-import { executionStopSignal, stoppedError } from './cancellation';
-import { clock } from './clock';
-import { IdealHouseItemError } from './errors';
-import { bounded } from './redact';
-import { fieldError } from './validation';
-import type { SlotPriority } from './poll-schedule';
+import { isLoopbackHost } from '../basics/addresses';
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { IdealHouseItemError } from '../basics/errors';
+import { bounded } from '../basics/redact';
+import { fieldError } from '../basics/validation';
+import type { SlotPriority } from '../engine/poll-schedule';
 import { PrioritySlots } from './request-order';
 
 /**

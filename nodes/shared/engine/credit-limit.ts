@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from './catalog';
-import { clock } from './clock';
-import { price } from './credits';
-import { IdealHouseItemError, type IdealHouseError } from './errors';
-import { bounded } from './redact';
-import { fieldError } from './validation';
+import type { IdealHouseApi } from '../catalog/catalog';
+import { clock } from '../basics/clock';
+import { price } from '../catalog/credits';
+import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { bounded } from '../basics/redact';
+import { fieldError } from '../basics/validation';
 
 /**
  * Credit Limit: the most credits one node may spend in one execution. A create counts from the
