@@ -3,7 +3,8 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { pollPlanner, type PollPlanner } from '../nodes/shared/engine/poll-planner';
-import { MIN_POLL_GAP_MS, type SlotPriority } from '../nodes/shared/engine/poll-schedule';
+import { MIN_POLL_GAP_MS } from '../nodes/shared/engine/poll-schedule';
+import type { SlotPriority } from '../nodes/shared/transport/request-order';
 import { QueueObservations } from '../nodes/shared/engine/queue-observations';
 import { goesFirst } from '../nodes/shared/transport/request-order';
 import { takeRequestSlot } from '../nodes/shared/transport/throttle';

@@ -35,7 +35,8 @@
  * calls when it settles on the wait.
  */
 import type { QueueObservations } from './queue-observations';
-import { PollSchedule, type SlotPriority, type TaskProgress } from './poll-schedule';
+import type { SlotPriority } from '../transport/request-order';
+import { PollSchedule, type TaskProgress } from './poll-schedule';
 
 export interface PollPlanner {
 	/** How long, from `now`, until the next check is due. Only reads. */

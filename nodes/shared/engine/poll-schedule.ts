@@ -2,7 +2,8 @@
  * The poll planner's one implementation (see `poll-planner.ts` for the model). Pure: every time
  * comes in as an argument, so the decisions can be pinned in tests.
  */
-import type { PollPlanner } from './poll-planner';
+import type { SlotPriority } from '../transport/request-order';
+
 import type { QueueObservations, Window } from './queue-observations';
 
 /** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
@@ -41,23 +42,8 @@ export interface TaskProgress {
 	waitNumber?: number;
 }
 
-/**
- * Which requests go first when the node's request budget is used up: polls of tasks that are
- * likely done, then creates, then other polls; the oldest first within each.
- */
-export type SlotRank = 'likelyDone' | 'create' | 'unknown';
-
-export interface SlotPriority {
-	rank: SlotRank;
-	/**
-	 * Smaller goes first among equal ranks: since when the request has been due. For a likely
-	 * finished task that is its predicted finish, so the longest finished goes first; for other
-	 * polls the moment the poll was due, so none waits behind a younger one for ever.
-	 */
-	age: number;
-}
-
-export class PollSchedule implements PollPlanner {
+/** The planner behind `PollPlanner` (poll-planner.ts), which is how the poller sees it. */
+export class PollSchedule {
 	private lastPollAt: number | undefined;
 	/** The latest moment the task was seen not yet progressing: its start is later than this. */
 	private notStartedAt: number;

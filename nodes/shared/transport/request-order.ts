@@ -1,5 +1,20 @@
 import { clock } from '../basics/clock';
-import type { SlotPriority } from '../engine/poll-schedule';
+
+/**
+ * Which requests go first when the node's request budget is used up: polls of tasks that are
+ * likely done, then creates, then other polls; the oldest first within each.
+ */
+export type SlotRank = 'likelyDone' | 'create' | 'unknown';
+
+export interface SlotPriority {
+	rank: SlotRank;
+	/**
+	 * Smaller goes first among equal ranks: since when the request has been due. For a likely
+	 * finished task that is its predicted finish, so the longest finished goes first; for other
+	 * polls the moment the poll was due, so none waits behind a younger one for ever.
+	 */
+	age: number;
+}
 
 const RANK_ORDER: Record<SlotPriority['rank'], number> = { likelyDone: 0, create: 1, unknown: 2 };
 

@@ -9,7 +9,7 @@ import { clock } from '../basics/clock';
 import { IdealHouseItemError } from '../basics/errors';
 import { bounded } from '../basics/redact';
 import { fieldError } from '../basics/validation';
-import type { SlotPriority } from '../engine/poll-schedule';
+import type { SlotPriority } from './request-order';
 import { PrioritySlots } from './request-order';
 
 /**

@@ -20,7 +20,7 @@ import {
 	IdealHouseApiError,
 	type TransientFault,
 } from '../basics/errors';
-import type { SlotPriority } from '../engine/poll-schedule';
+import type { SlotPriority } from './request-order';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
 import { takeRequestSlot } from './throttle';
