@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * The rooms of `nodes/shared`: a room imports only the rooms below it, never one above, and the
  * node folders never import each other (CONTRIBUTING, the layout of the code).
