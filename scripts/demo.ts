@@ -13,10 +13,16 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startService, type RunningService } from '../service/server';
 import { runNode, type RunOptions } from '../dev/harness/engine';
+import { creditsOf } from '../dev/prices';
 
 const TASK_SECONDS = 3;
 // What each step's task costs: the Ideal House AI step stages a room (Virtual Staging, 1 credit).
-const CREDITS = { photoEnhancer: 10, objectRemover: 1, idealHouse: 1 } as const;
+/** One task of each node the demo runs; Ideal House AI runs Virtual Staging. */
+const CREDITS = {
+	photoEnhancer: creditsOf('photoEnhancer'),
+	objectRemover: creditsOf('objectRemover'),
+	idealHouse: creditsOf('virtualStaging'),
+} as const;
 const LABELS = {
 	photoEnhancer: 'Photo Enhancer',
 	objectRemover: 'Object Remover',

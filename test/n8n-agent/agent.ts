@@ -25,6 +25,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { type RunningService, startService } from '../../service/server.ts';
 import { type TaskSummary } from '../../service/stats.ts';
+import { creditsOf } from '../../dev/prices.ts';
 import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
 import {
 	type CommandResult,
@@ -445,10 +446,7 @@ async function checkChat(
 			expected.input(ctx.sample),
 		),
 	);
-	const credits = script.tasks.reduce(
-		(sum, task) => sum + (task.kind === 'photoEnhancer' ? 10 : 1),
-		0,
-	);
+	const credits = script.tasks.reduce((sum, task) => sum + creditsOf(task.kind), 0);
 	report.equal(group, `credits spent: ${credits}`, outcome.creditsSpent, credits);
 
 	const results = toolResultsOf(outcome.modelRequests);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
+import { creditsOf } from '../../dev/prices.ts';
 import type { CommandResult } from './n8n-process.ts';
 import { API_KEY, check, type Context, equal, taskLines, USER_FOLDER } from './e2e-shared.ts';
 import type { BinaryMeta, Item } from './report.ts';
@@ -67,12 +68,12 @@ export function nodeItems(group: string, run: RunOutput, node: string, count: nu
  * Plan Visualizer (the service's default, none sent).
  */
 export const CREDITS = {
-	photoEnhancer: 10,
-	objectRemover: 1,
-	virtualStaging: 1,
-	floorPlan: 10,
-	planVisualizer: 3,
-	ai3d: 20,
+	photoEnhancer: creditsOf('photoEnhancer'),
+	objectRemover: creditsOf('objectRemover'),
+	virtualStaging: creditsOf('virtualStaging'),
+	floorPlan: creditsOf('floorPlan', { modelType: 'Base' }),
+	planVisualizer: creditsOf('planVisualizer'),
+	ai3d: creditsOf('ai3d'),
 };
 
 /** The file a finished task gives: AI 3D a binary glTF model (no pixel size), the others a PNG. */

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { creditsOf } from '../../dev/prices.ts';
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import { type Context, executionsOf, settings, TERMINAL, until, WORKFLOWS } from './setup.ts';
 
@@ -275,7 +276,7 @@ function checkCrm(ctx: Context, answers: Answer[], before: Set<string>, wall: nu
 		[photos - 1, 2 + 1],
 	);
 	const charged = tasks.reduce(
-		(sum, task) => sum + (task.status === 'Success' ? (task.kind === 'photoEnhancer' ? 10 : 1) : 0),
+		(sum, task) => sum + (task.status === 'Success' ? creditsOf(task.kind) : 0),
 		0,
 	);
 	report.equal(

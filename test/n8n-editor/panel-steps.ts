@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
+import { creditsOf } from '../../dev/prices.ts';
 import type { RunningService, ServiceStats } from '../../service/server.ts';
 import type { RestSession } from '../n8n-app/n8n-process.ts';
 import {
@@ -162,12 +163,7 @@ function checkTaskItem(
 		!!tasks[0] && (row.output ?? '').includes(`/results/${tasks[0].id}`),
 		`output cell "${row.output}"`,
 	);
-	equal(
-		group,
-		'the item shows creditsCharged',
-		row.creditsCharged,
-		kind === 'photoEnhancer' ? '10' : '1',
-	);
+	equal(group, 'the item shows creditsCharged', row.creditsCharged, String(creditsOf(kind)));
 }
 
 /** A full-page screenshot of the panel; it goes into docs/ only while the group has no failure. */
