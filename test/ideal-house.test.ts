@@ -20,7 +20,7 @@ import type {
 import { NodeHelpers, Workflow, sleep } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { createBodyCheck } from '../nodes/IdealHouse/create-body';
+import { createBodyCheck } from '../nodes/shared/engine/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';

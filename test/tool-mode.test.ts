@@ -8,6 +8,7 @@ import { NodeHelpers, type INodeType } from 'n8n-workflow';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/engine/credit-limit';
 import { runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
@@ -52,9 +53,11 @@ describe('tool variants', () => {
 				{ typeVersion: 1 } as never,
 				nodeType.description,
 			);
-		expect(fill(photoTool)?.toolDescription).toBe(ENHANCE_TOOL_DESCRIPTION);
+		expect(fill(photoTool)?.toolDescription).toBe(
+			`${ENHANCE_TOOL_DESCRIPTION} ${CREDIT_LIMIT_TOOL_NOTE}`,
+		);
 		expect(fill(new PhotoEnhancer())).not.toHaveProperty('toolDescription');
-		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/10 credits/);
+		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/10 credits per task/);
 		// The public price page differs from the specification: the model is told, so is the user.
 		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/lists 20 credits for 4K results/);
 		expect(ENHANCE_TOOL_DESCRIPTION).toMatch(/Sky Replacement: .*Sunset Sky/);

@@ -6,7 +6,7 @@ import { styleMethodName } from './methods/styles';
 /**
  * Field builders for the APIs of the Ideal House AI node. Every request-body field is a top-level
  * parameter named exactly as the API field, shown for its resource's Create operation, and sent
- * by its own routing. What the body check (create-body.ts) needs to know of a field, it reads from
+ * by its own routing. What the body check (shared/engine/body-check.ts) needs to know of a field, it reads from
  * the field itself: `required`, the static values of an options list, a loaded list (whose ids
  * may be comma-joined), a number's range, and a name ending in `Url` for the addresses the service
  * downloads.

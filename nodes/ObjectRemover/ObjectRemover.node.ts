@@ -1,17 +1,10 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import {
-	authenticationField,
-	commonDescription,
-	operationField,
-	optionsField,
-	taskIdField,
-	waitForCompletionField,
-} from '../shared/descriptions/fields';
 import { APIS } from '../shared/catalog/catalog';
-import { toolDescriptionField } from '../shared/descriptions/tool-description';
-import { REMOVE, removeFields, removeOperation } from './descriptions/remove';
-import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from './toolDescriptions';
+import { priceText } from '../shared/catalog/credits';
+import { commonDescription } from '../shared/descriptions/fields';
+import { nodeProperties } from '../shared/descriptions/node-properties';
+import { objectRemover } from './descriptions/remove';
 
 export class ObjectRemover implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,18 +16,9 @@ export class ObjectRemover implements INodeType {
 			dark: 'file:../../icons/idealHouse.dark.svg',
 		},
 		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get result" : "Remove objects" }}',
-		description: 'Remove furniture from interior photos with Ideal House AI (1 credit per task)',
+		description: `Remove furniture from interior photos with Ideal House AI (${priceText(APIS.objectRemover)})`,
 		defaults: { name: 'Ideal House Object Remover' },
 		usableAsTool: true,
-		properties: [
-			authenticationField,
-			operationField(APIS.objectRemover, removeOperation, 'Get the result of a removal task'),
-			toolDescriptionField(REMOVE, REMOVE_TOOL_DESCRIPTION),
-			toolDescriptionField('getResult', REMOVAL_RESULT_TOOL_DESCRIPTION),
-			...removeFields,
-			waitForCompletionField(REMOVE),
-			taskIdField,
-			optionsField(REMOVE),
-		],
+		properties: nodeProperties([objectRemover]),
 	};
 }

@@ -1,11 +1,12 @@
-import { CREDIT_LIMIT_TOOL_NOTE } from '../shared/engine/credit-limit';
+import { APIS } from '../shared/catalog/catalog';
+import { priceText } from '../shared/catalog/credits';
 
+/** What a model is told of Remove; the node adds what the Credit Limit means for its calls. */
 export const REMOVE_TOOL_DESCRIPTION = [
 	'Removes furniture from an interior real-estate photo with Ideal House AI and returns the emptied room.',
 	'Inputs: the public URL of the photo (JPG, PNG or WebP).',
 	'Whole House mode removes all furniture automatically; Single Furniture mode removes only what a mask image marks (black = remove, white = keep, same size as the photo).',
-	'Cost: 1 credit per call, refunded if the task fails. Duration: usually under a minute; the tool waits for the result.',
-	CREDIT_LIMIT_TOOL_NOTE,
+	`Cost: ${priceText(APIS.objectRemover)}, refunded if the task fails. Duration: usually under a minute; the tool waits for the result.`,
 	'Returns JSON {id, status, resultUrl, width, height, creditsCharged}; give the user the resultUrl exactly as returned.',
 ].join(' ');
 

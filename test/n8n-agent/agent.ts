@@ -375,7 +375,7 @@ function checkToolDefinitions(group: string, request: RecordedModelRequest | und
 		group,
 		'Enhance_photo description: what it does, 10 credits, duration, the returned fields, preset names by category',
 		/^Enhances a real-estate photo/.test(description) &&
-			description.includes('10 credits per call') &&
+			description.includes(`${creditsOf('photoEnhancer')} credits per task`) &&
 			/usually under a minute/.test(description) &&
 			description.includes('{id, status, resultUrl, width, height, creditsCharged}') &&
 			description.includes('Sky Replacement: ') &&
@@ -386,7 +386,7 @@ function checkToolDefinitions(group: string, request: RecordedModelRequest | und
 		group,
 		'Empty_room description: what it does and 1 credit',
 		/^Removes furniture/.test(remove?.description ?? '') &&
-			(remove?.description ?? '').includes('1 credit per call'),
+			(remove?.description ?? '').includes(`${creditsOf('objectRemover')} credit per task`),
 		remove?.description,
 	);
 	report.equal(
@@ -554,7 +554,7 @@ async function runMcp(ctx: Context): Promise<McpOutcome> {
 			group,
 			'Enhance_photo description says what it does and costs',
 			/^Enhances a real-estate photo/.test(enhance?.description ?? '') &&
-				(enhance?.description ?? '').includes('10 credits'),
+				(enhance?.description ?? '').includes(`${creditsOf('photoEnhancer')} credits`),
 			enhance?.description?.slice(0, 300),
 		);
 		report.equal(

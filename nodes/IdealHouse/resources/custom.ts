@@ -3,7 +3,7 @@ import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog/catalog';
 import { bounded } from '../../shared/basics/redact';
 import { fieldError } from '../../shared/basics/validation';
-import type { Resource } from '../resource';
+import type { Resource } from '../../shared/descriptions/resource';
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 

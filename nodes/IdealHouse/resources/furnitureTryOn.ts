@@ -2,7 +2,7 @@ import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { fieldError } from '../../shared/basics/validation';
 import { fieldsFor } from '../fields';
-import type { Resource } from '../resource';
+import type { Resource } from '../../shared/descriptions/resource';
 
 const api = APIS.furnitureTryOn;
 const field = fieldsFor('furnitureTryOn', api);

@@ -1,4 +1,4 @@
-import type { Resource } from '../resource';
+import type { Resource } from '../../shared/descriptions/resource';
 import { ai3d } from './ai3d';
 import { ai3dRendering } from './ai3dRendering';
 import { changeFurniture } from './changeFurniture';

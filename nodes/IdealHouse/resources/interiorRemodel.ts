@@ -1,7 +1,7 @@
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { fieldsFor } from '../fields';
-import type { Resource } from '../resource';
+import type { Resource } from '../../shared/descriptions/resource';
 
 const api = APIS.interiorRemodel;
 const field = fieldsFor('interiorRemodel', api);

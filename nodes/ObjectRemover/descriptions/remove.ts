@@ -1,40 +1,24 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { APIS } from '../../shared/catalog/catalog';
+import { priceText } from '../../shared/catalog/credits';
 import { sniffImageType } from '../../shared/results/file-types';
-import { createTaskRouting } from '../../shared/engine/request-cycle';
-import {
-	imageBinaryPropertyField,
-	imageSourceField,
-	onlyForUrlSource,
-} from '../../shared/descriptions/photo-fields';
+import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
+import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Remove operation's value, which saved workflows hold. */
 export const REMOVE = 'remove';
-
-/** Remove: its fields below are sent as the body, after `checkRemoveBody` (at the end) passed. */
-export const removeOperation: INodePropertyOptions = {
-	name: 'Remove',
-	value: REMOVE,
-	action: 'Remove furniture from a photo',
-	description: 'Create a removal task (1 credit, refunded if it fails)',
-	routing: createTaskRouting(APIS.objectRemover, checkRemoveBody, { several: false }),
-};
+const api = APIS.objectRemover;
 
 const show = { operation: [REMOVE] };
 const singleFurniture = { ...show, emptyType: ['single_furniture'] };
 const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
-export const removeFields: INodeProperties[] = [
-	imageSourceField({ operation: ['getResult'] }),
-	onlyForUrlSource({
+/** Sent as the body, after `checkRemoveBody` (at the end) passed. */
+const fields: INodeProperties[] = [
+	{
 		displayName: 'Image URL',
 		name: 'imageUrl',
 		type: 'string',
@@ -44,8 +28,7 @@ export const removeFields: INodeProperties[] = [
 		description: 'Public URL of the interior photo',
 		displayOptions: { show },
 		routing: { send: { type: 'body', property: 'imageUrl' } },
-	}),
-	imageBinaryPropertyField(show, false),
+	},
 	{
 		displayName: 'Removal Mode',
 		name: 'emptyType',
@@ -192,3 +175,22 @@ export async function checkRemoveBody(
 	}
 	return body;
 }
+
+/** The Object Remover's one API, as its node serves it. */
+export const objectRemover: Resource = {
+	value: 'objectRemover',
+	name: 'Object Remover',
+	description: `Remove furniture from an interior photo (${priceText(api)})`,
+	api,
+	operation: {
+		name: 'Remove',
+		value: REMOVE,
+		action: 'Remove furniture from a photo',
+		description: `Create a removal task (${priceText(api)}, refunded if it fails)`,
+	},
+	getResultAction: 'Get the result of a removal task',
+	fields,
+	bodyCheck: checkRemoveBody,
+	toolDescription: REMOVE_TOOL_DESCRIPTION,
+	resultToolDescription: REMOVAL_RESULT_TOOL_DESCRIPTION,
+};

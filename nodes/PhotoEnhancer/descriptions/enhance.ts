@@ -1,41 +1,28 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
 import { APIS } from '../../shared/catalog/catalog';
+import { priceText } from '../../shared/catalog/credits';
 import { bounded } from '../../shared/basics/redact';
-import { createTaskRouting } from '../../shared/engine/request-cycle';
-import {
-	imageBinaryPropertyField,
-	imageSourceField,
-	onlyForUrlSource,
-} from '../../shared/descriptions/photo-fields';
+import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
+import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Enhance operation's value, which saved workflows hold. */
 export const ENHANCE = 'enhance';
-
-/** Enhance: its fields below are sent as the body, after `checkEnhanceBody` (at the end) passed. */
-export const enhanceOperation: INodePropertyOptions = {
-	name: 'Enhance',
-	value: ENHANCE,
-	action: 'Enhance a photo',
-	description: 'Create an enhancement task (10 credits, refunded if it fails)',
-	routing: createTaskRouting(APIS.photoEnhancer, checkEnhanceBody, { several: true }),
-};
+const api = APIS.photoEnhancer;
 
 const show = { operation: [ENHANCE] };
 const SEVERAL_URLS_HINT =
 	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
 
-/** Images, Image URL and Image URLs: shown when the photos come from URLs. */
-const urlFields: INodeProperties[] = [
+/** Images, Image URL and Image URLs: the photos when they come from URLs. */
+const URL_FIELDS = ['imageInput', 'imageUrl', 'imageUrls'];
+
+/** Sent as the body, after `checkEnhanceBody` (at the end) passed. */
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Images',
 		name: 'imageInput',
@@ -80,12 +67,6 @@ const urlFields: INodeProperties[] = [
 		displayOptions: { show: { ...show, imageInput: ['urls'] } },
 		routing: { send: { type: 'body', property: 'imageUrl' } },
 	},
-];
-
-export const enhanceFields: INodeProperties[] = [
-	imageSourceField({ operation: ['getResult'] }),
-	...urlFields.map(onlyForUrlSource),
-	imageBinaryPropertyField(show, true),
 	{
 		displayName: 'Preset Name or ID',
 		name: 'presetId',
@@ -210,3 +191,23 @@ export async function checkEnhanceBody(
 	}
 	return body;
 }
+
+/** The Photo Enhancer's one API, as its node serves it. */
+export const photoEnhancer: Resource = {
+	value: 'photoEnhancer',
+	name: 'Photo Enhancer',
+	description: `Enhance a real-estate photo with a preset or a prompt (${priceText(api)})`,
+	api,
+	operation: {
+		name: 'Enhance',
+		value: ENHANCE,
+		action: 'Enhance a photo',
+		description: `Create an enhancement task (${priceText(api)}, refunded if it fails)`,
+	},
+	getResultAction: 'Get the result of an enhancement task',
+	fields,
+	bodyCheck: checkEnhanceBody,
+	photo: { fields: URL_FIELDS, several: true },
+	toolDescription: ENHANCE_TOOL_DESCRIPTION,
+	resultToolDescription: PHOTO_RESULT_TOOL_DESCRIPTION,
+};

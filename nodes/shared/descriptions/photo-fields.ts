@@ -1,7 +1,8 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE } from '../engine/photo-uploads';
+import { IMAGE_SOURCE, type PhotoFileRule } from '../engine/photo-uploads';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
+import type { Resource } from './resource';
 
 /**
  * Why Image Source is placed with `hide` rules only: n8n's editor takes every parameter that a
@@ -68,4 +69,50 @@ export function onlyForUrlSource(field: INodeProperties): INodeProperties {
 		...field,
 		displayOptions: { ...field.displayOptions, show: { ...show, imageSource: [IMAGE_SOURCE.url] } },
 	};
+}
+
+/** The API field a photo file stands in for, where the resource names no others. */
+const PHOTO_FIELD = 'imageUrl';
+
+/** How a resource's create takes a photo file; none for an API without a photo URL. */
+export function photoFileRule(resource: Resource): PhotoFileRule | undefined {
+	if (resource.photo) return { several: resource.photo.several };
+	return resource.fields.some((field) => field.name === PHOTO_FIELD)
+		? { several: false }
+		: undefined;
+}
+
+function photoFieldNames(resource: Resource): string[] {
+	return resource.photo?.fields ?? [PHOTO_FIELD];
+}
+
+/**
+ * Image Source, once for the node: on every create whose API takes a photo. On a node of several
+ * resources it is hidden for the resources without one.
+ */
+export function photoSourceField(resources: Resource[], byResource: boolean): INodeProperties {
+	const withoutPhoto = resources.filter((resource) => !photoFileRule(resource));
+	return imageSourceField({
+		operation: ['getResult'],
+		...(byResource ? { resource: withoutPhoto.map((resource) => resource.value) } : {}),
+	});
+}
+
+/**
+ * A resource's fields as the panel shows them: where the API takes a photo, its URL fields are
+ * shown for Image Source = URL, and Image Binary Property follows the last of them for Binary File.
+ */
+export function withPhotoSource(resource: Resource, show: Show): INodeProperties[] {
+	const rule = photoFileRule(resource);
+	if (!rule) return resource.fields;
+	const names = photoFieldNames(resource);
+	const last = resource.fields.reduce(
+		(found, field, index) => (names.includes(field.name) ? index : found),
+		-1,
+	);
+	return resource.fields.flatMap((field, index) => {
+		if (!names.includes(field.name)) return [field];
+		const urlField = onlyForUrlSource(field);
+		return index === last ? [urlField, imageBinaryPropertyField(show, rule.several)] : [urlField];
+	});
 }

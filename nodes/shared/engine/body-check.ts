@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../shared/catalog/catalog';
-import { checkJsonValue, JsonBodyError, readJsonBody } from '../shared/basics/json-body';
-import { bounded } from '../shared/basics/redact';
-import type { ApiOfItem, BodyCheck } from '../shared/engine/request-cycle';
-import { fieldError, requireHttpUrl } from '../shared/basics/validation';
+import type { IdealHouseApi } from '../catalog/catalog';
+import { checkJsonValue, JsonBodyError, readJsonBody } from '../basics/json-body';
+import { bounded } from '../basics/redact';
+import type { ApiOfItem, BodyCheck } from './request-cycle';
+import { fieldError, requireHttpUrl } from '../basics/validation';
 
 /**
- * The body check of every Create operation of the Ideal House AI node, before anything is sent
- * or charged. Routing sends every shown field, empty ones as `''`; the check keeps what the user
+ * The body check of a Create operation, read from its fields, before anything is sent or
+ * charged. Routing sends every shown field, empty ones as `''`; the check keeps what the user
  * gave, in the form the API takes, and refuses what the service would refuse:
  * - an empty optional field (`''`, `[]`, null) is not sent, a missing required one is an error;
  * - a field whose name ends in `Url` must be an absolute http(s) URL;
@@ -20,7 +20,9 @@ import { fieldError, requireHttpUrl } from '../shared/basics/validation';
  * - a model type is sent only to an API priced by model type, so that every create's price is
  *   the one reported.
  * JSON keeps long integers exact and refuses numbers and nesting it cannot send.
- * An API with a rule of its own adds it as `own`, in its description file.
+ * An API with a rule of its own adds it as `own`, in its description file; an API whose inputs
+ * are not of these kinds (the Photo Enhancer's URL lists and preset names, the Object Remover's
+ * masks) brings a whole check of its own instead (`Resource.bodyCheck`).
  */
 
 export type OwnCheck = (this: IExecuteSingleFunctions, body: IDataObject) => void;

@@ -1,0 +1,124 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { createBodyCheck } from '../engine/body-check';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../engine/credit-limit';
+import { createTaskRouting } from '../engine/request-cycle';
+import {
+	authenticationField,
+	operationField,
+	optionsField,
+	taskIdField,
+	waitForCompletionField,
+} from './fields';
+import { photoFileRule, photoSourceField, withPhotoSource } from './photo-fields';
+import type { CreateOperation, Resource } from './resource';
+import { toolDescriptionField } from './tool-description';
+
+/**
+ * The one way a node of this package is built: its parameters come from its resources, each an
+ * API's catalog row and description file. A node of one API (the Photo Enhancer, the Object Remover) has no Resource
+ * field and names its create by what it does; a node of several (Ideal House AI) shows one
+ * Operation field per resource, each a "Create". Everything after the resources' fields (Wait for
+ * Completion, Task ID, Options) is the same on every node, and so is the engine behind them.
+ */
+
+export interface NodeLayout {
+	/** With several resources: the one a new node starts on. */
+	firstResource?: string;
+	/** Fields for every create, after the resources' own (Extra Body Fields). */
+	createFields?: INodeProperties[];
+}
+
+const CREATE = 'create';
+
+function createOperation(resource: Resource): CreateOperation {
+	return (
+		resource.operation ?? {
+			name: 'Create',
+			value: CREATE,
+			action: `Create a ${resource.name.toLowerCase()} task`,
+			description: `Create a task: ${resource.description}`,
+		}
+	);
+}
+
+/** The resource's Operation field: its create, routed through the engine with its body check, and Get Result. */
+function operationFor(resource: Resource, byResource: boolean): INodeProperties {
+	const create = createOperation(resource);
+	const bodyFields = resource.fields.filter((field) => field.routing);
+	const bodyCheck =
+		resource.bodyCheck ??
+		createBodyCheck(bodyFields, {
+			own: resource.own,
+			extraLabel: resource.extraBodyLabel,
+			api: resource.api,
+		});
+	const option: INodePropertyOptions = {
+		...create,
+		routing: createTaskRouting(resource.api, bodyCheck, photoFileRule(resource)),
+	};
+	return operationField(
+		resource.api,
+		option,
+		resource.getResultAction ?? `Get the result of a ${resource.name.toLowerCase()} task`,
+		byResource ? resource.value : undefined,
+	);
+}
+
+/** The create's value, the same for every resource of a node: its common fields are shown for it. */
+function commonCreateValue(resources: Resource[]): string {
+	const values = new Set(resources.map((resource) => createOperation(resource).value));
+	if (values.size !== 1) {
+		throw new Error(`A node's resources must share one create operation, not ${[...values]}`);
+	}
+	return [...values][0];
+}
+
+function toolDescriptions(resource: Resource, create: string, byResource: boolean) {
+	const resourceValue = byResource ? resource.value : undefined;
+	const fields = [
+		toolDescriptionField(
+			create,
+			`${resource.toolDescription} ${CREDIT_LIMIT_TOOL_NOTE}`,
+			resourceValue,
+		),
+	];
+	if (resource.resultToolDescription) {
+		fields.push(toolDescriptionField('getResult', resource.resultToolDescription, resourceValue));
+	}
+	return fields;
+}
+
+function resourceField(resources: Resource[], first: string): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: first,
+		options: resources.map(({ name, value, description }) => ({ name, value, description })),
+	};
+}
+
+/**
+ * The node's parameters, from its resources. The rest of its description (name, icon, subtitle)
+ * stays written out in its class, where n8n's lint and verification read it.
+ */
+export function nodeProperties(resources: Resource[], layout: NodeLayout = {}): INodeProperties[] {
+	const byResource = resources.length > 1;
+	const create = commonCreateValue(resources);
+	const showCreate = (resource: Resource) =>
+		byResource ? { resource: [resource.value], operation: [create] } : { operation: [create] };
+	return [
+		authenticationField,
+		...(byResource ? [resourceField(resources, layout.firstResource ?? resources[0].value)] : []),
+		...resources.map((resource) => operationFor(resource, byResource)),
+		...resources.flatMap((resource) => toolDescriptions(resource, create, byResource)),
+		photoSourceField(resources, byResource),
+		...resources.flatMap((resource) => withPhotoSource(resource, showCreate(resource))),
+		...(layout.createFields ?? []),
+		waitForCompletionField(create),
+		taskIdField,
+		optionsField(create),
+	];
+}
