@@ -444,19 +444,6 @@ describe('every way an item can end after its create keeps the task id and its p
 				}),
 		],
 		[
-			'reading the wait options',
-			() => {
-				// The options are checked once before the create too: the second reading is the one after it.
-				const real = pollerModule.checkWaitOptions;
-				jest
-					.spyOn(pollerModule, 'checkWaitOptions')
-					.mockImplementationOnce(real)
-					.mockImplementationOnce(() => {
-						throw new TypeError('options broken');
-					});
-			},
-		],
-		[
 			'waiting for the task',
 			() => jest.spyOn(pollerModule, 'waitForTask').mockRejectedValue(new TypeError('poll broken')),
 		],

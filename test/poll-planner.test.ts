@@ -305,23 +305,24 @@ describe('a withdrawn check, at the request budget', () => {
 	});
 	afterAll(() => Object.assign(nodeClock, saved));
 
-	/** A node run on an account of its own, at one request a second. */
+	/** One request a second. */
+	const RATE = 1;
+	/** A node run on an account of its own. */
 	const run = (account: string) =>
 		({
 			getExecutionId: () => `withdrawal-${account}`,
 			getNode: () => ({ name: 'Ideal House' }),
 			getItemIndex: () => 0,
-			getNodeParameter: () => ({ maxRequestsPerSecond: 1 }),
 			getCredentials: async () => ({ baseUrl: 'https://api.example.com', apiKey: account }),
 		}) as unknown as IExecuteSingleFunctions;
 
 	it('is not sent, and leaves the next slot to the requests still waiting', async () => {
 		const ctx = run('a');
-		const inFlight = await takeRequestSlot(ctx);
+		const inFlight = await takeRequestSlot(ctx, RATE);
 		const withdraw = new AbortController();
 		// A check of a task likely done would go before the create.
-		const check = takeRequestSlot(ctx, { rank: 'likelyDone', age: T0 }, withdraw.signal);
-		const create = takeRequestSlot(ctx, { rank: 'create', age: T0 + 10 });
+		const check = takeRequestSlot(ctx, RATE, { rank: 'likelyDone', age: T0 }, withdraw.signal);
+		const create = takeRequestSlot(ctx, RATE, { rank: 'create', age: T0 + 10 });
 		const order: string[] = [];
 		void create.then(() => order.push(`create@${now - T0}`));
 		withdraw.abort();
@@ -334,7 +335,7 @@ describe('a withdrawn check, at the request budget', () => {
 	it('a withdrawal after the slot was given changes nothing', async () => {
 		const ctx = run('b');
 		const withdraw = new AbortController();
-		const slot = await takeRequestSlot(ctx, { rank: 'unknown', age: T0 }, withdraw.signal);
+		const slot = await takeRequestSlot(ctx, RATE, { rank: 'unknown', age: T0 }, withdraw.signal);
 		withdraw.abort();
 		expect(slot).toBeInstanceOf(Function);
 		slot();

@@ -6,7 +6,7 @@ import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
 	POLL_INTERVAL,
-} from '../engine/poller';
+} from '../engine/item-settings';
 import { taskResultRouting, type ApiOfItem } from '../engine/request-cycle';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 import { storageCredential } from './photo-fields';

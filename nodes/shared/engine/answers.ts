@@ -4,7 +4,8 @@ import type { IdealHouseApi } from '../catalog/catalog';
 import { price, priceOfStoredTask } from '../catalog/credits';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { emitTask } from '../results/output';
-import { checkWaitOptions, readWaitOptions, waitForTask } from './poller';
+import type { ItemSettings } from './item-settings';
+import { waitForTask } from './poller';
 import { taskFromResult, taskIdFromCreate, toTaskId } from '../catalog/task';
 import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/transport';
 
@@ -118,36 +119,39 @@ function createdData(ctx: IExecuteSingleFunctions, response: ServiceResponse): u
 }
 
 /** After a create call: the new task, or — with Wait for Completion — its final state. `sent` is the body that was sent. */
-export function answerToCreate(api: IdealHouseApi, sent: IDataObject): Answer {
+export function answerToCreate(
+	api: IdealHouseApi,
+	sent: IDataObject,
+	settings: ItemSettings,
+): Answer {
 	return async function (
 		this: IExecuteSingleFunctions,
 		response: ServiceResponse,
 	): Promise<INodeExecutionData[]> {
 		const taskId = taskIdFromCreate(this, createdData(this, response), response.secrets);
 		return await withCreatedTask(this, api, taskId, sent, async (charged) => {
-			if (this.getNodeParameter('waitForCompletion', true) === false) {
+			if (!settings.waitForCompletion) {
 				const json = { id: taskId, status: 'Unprocessed', creditsCharged: charged };
 				return [{ json, pairedItem: { item: this.getItemIndex() } }];
 			}
-			const options = checkWaitOptions(this, readWaitOptions(this));
-			const task = await waitForTask.call(this, api, taskId, options);
-			return await emitTask.call(this, api, task, options, charged);
+			const task = await waitForTask.call(this, api, taskId, settings);
+			return await emitTask.call(this, api, task, settings.download, charged);
 		});
 	};
 }
 
 /** After a Get Result call: the task as the service reports it now. */
-export function answerToRead(api: IdealHouseApi): Answer {
+export function answerToRead(api: IdealHouseApi, settings: ItemSettings): Answer {
 	return async function (
 		this: IExecuteSingleFunctions,
 		response: ServiceResponse,
 	): Promise<INodeExecutionData[]> {
-		const taskId = String(this.getNodeParameter('taskId', '')).trim();
+		const taskId = settings.taskId ?? '';
 		try {
 			const data = readEnvelope.call(this, response, response.secrets);
 			const task = taskFromResult(this, data, taskId, response.secrets);
 			const credits = priceOfStoredTask(api, task.input);
-			return await emitTask.call(this, api, task, readWaitOptions(this), credits);
+			return await emitTask.call(this, api, task, settings.download, credits);
 		} catch (error) {
 			throw aboutTask(this, error, taskId);
 		}

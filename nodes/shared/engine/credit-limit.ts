@@ -4,8 +4,7 @@ import type { IdealHouseApi } from '../catalog/catalog';
 import { clock } from '../basics/clock';
 import { price } from '../catalog/credits';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
-import { bounded } from '../basics/redact';
-import { fieldError } from '../basics/validation';
+import type { ItemSettings } from './item-settings';
 
 /**
  * Credit Limit: the most credits one node may spend in one execution. A create counts from the
@@ -32,24 +31,6 @@ const ledgers = new Map<string, Ledger>();
  * notice, so it must never drop a run still waiting on its tasks: a day is far beyond any wait.
  */
 const IDLE_MS = 24 * 60 * 60_000;
-
-/** The option, checked before anything is sent; 0 (the default) means no limit. */
-export function creditLimitOf(ctx: IExecuteSingleFunctions): number {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const value = options.creditLimit;
-	if (value === undefined || value === null || value === '') return 0;
-	const limit =
-		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-	if (!Number.isFinite(limit) || limit < 0) {
-		throw fieldError(
-			ctx,
-			'Credit Limit',
-			`must be a number of credits, 0 or more (got ${bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60)})`,
-			'0 means no limit. An expression here must give a number. Nothing was sent or charged.',
-		);
-	}
-	return limit;
-}
 
 function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
 	const key = `${ctx.getExecutionId()}|${ctx.getNode().name}|${preview ? 'preview' : 'run'}`;
@@ -103,9 +84,9 @@ export function creditCharge(
 	ctx: IExecuteSingleFunctions,
 	api: IdealHouseApi,
 	body: IDataObject | undefined,
-	preview: boolean,
+	settings: Pick<ItemSettings, 'creditLimit' | 'preview'>,
 ): CreditCharge {
-	const limit = creditLimitOf(ctx);
+	const { creditLimit: limit, preview } = settings;
 	if (limit === 0) return UNLIMITED;
 	const credits = price(api, body);
 	if (credits === null) throw unknownPrice(ctx, api);

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n
 
 import { executionStopSignal } from '../basics/cancellation';
 import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
-import { DEFAULT_TIMEOUT_SECONDS, readWaitOptions } from './poller';
+import type { ItemSettings } from './item-settings';
 import { redact } from '../basics/redact';
 import { fieldError } from '../basics/validation';
 import { readPhotoFiles, type PhotoFile } from '../storage/photo-files';
@@ -96,12 +96,10 @@ async function settingsOf(ctx: IExecuteSingleFunctions): Promise<StorageSettings
 }
 
 /** Long enough for the wait the node may make, within what S3 allows. */
-function linkSeconds(ctx: IExecuteSingleFunctions): number {
-	const timeout = Number(readWaitOptions(ctx).timeout);
-	const waitSeconds = Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_SECONDS;
+function linkSeconds(item: ItemSettings): number {
 	return Math.min(
 		MAX_PRESIGN_SECONDS,
-		Math.max(MIN_LINK_SECONDS, Math.ceil(waitSeconds) + LINK_MARGIN_SECONDS),
+		Math.max(MIN_LINK_SECONDS, Math.ceil(item.wait.timeout) + LINK_MARGIN_SECONDS),
 	);
 }
 
@@ -129,13 +127,14 @@ export class PhotoUploads {
 		ctx: IExecuteSingleFunctions,
 		body: IDataObject,
 		rule: PhotoFileRule,
+		item: ItemSettings,
 	): Promise<PhotoUploads | undefined> {
 		if (ctx.getNodeParameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary) {
 			return undefined;
 		}
 		const files = await readPhotoFiles(ctx, propertyNames(ctx, rule));
 		const settings = await settingsOf(ctx);
-		const seconds = linkSeconds(ctx);
+		const seconds = linkSeconds(item);
 		const now = new Date();
 		const uploads = files.map((file) => {
 			const key = newKey(file);
@@ -180,9 +179,10 @@ export class PhotoUploads {
 	 */
 	async around(
 		ctx: IExecuteSingleFunctions,
+		item: ItemSettings,
 		work: () => Promise<INodeExecutionData[]>,
 	): Promise<INodeExecutionData[]> {
-		const keep = readWaitOptions(ctx).keepUploads === true;
+		const keep = item.keepUploads;
 		let items: INodeExecutionData[];
 		try {
 			items = await work();
@@ -197,8 +197,7 @@ export class PhotoUploads {
 			if (problem) failure.description = `${failure.description ?? ''} ${problem}`.trim();
 			throw failure;
 		}
-		const waited = ctx.getNodeParameter('waitForCompletion', true) !== false;
-		if (!waited || keep) {
+		if (!item.waitForCompletion || keep) {
 			return items.map((item) => ({ ...item, json: { ...item.json, upload: this.record() } }));
 		}
 		const problem = await this.remove(ctx);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { KNOWN_STATUSES, TERMINAL_STATUSES } from '../catalog/api';
 import { resultPath, type IdealHouseApi } from '../catalog/catalog';
@@ -11,12 +11,8 @@ import { pollPlanner, type PollPlanner } from './poll-planner';
 import { QueueObservations } from './queue-observations';
 import { taskFromResult, type Task } from '../catalog/task';
 import { apiRequest } from '../transport/transport';
-import { fieldError } from '../basics/validation';
+import { POLL_INTERVAL, type ItemSettings } from './item-settings';
 
-/** The spec asks for a poll every 3 to 5 seconds. */
-export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
-export const POLL_INTERVAL = { min: 3, max: 5, default: DEFAULT_POLL_INTERVAL_SECONDS };
-export const DEFAULT_TIMEOUT_SECONDS = 600;
 /**
  * Up to ±0.5 s on the first wait only, so that tasks created together poll at different
  * moments; later polls keep that phase (jitter on every poll would add up and delay results).
@@ -26,14 +22,7 @@ const MAX_BACKOFF_MS = 30_000;
 /** The least time a status check gets to answer, even at the deadline. */
 const LAST_CHECK_MS = 1000;
 
-export interface WaitOptions {
-	pollInterval?: number;
-	timeout?: number;
-	/** 'fail' (default): the item fails with the task id; 'returnLastStatus': emit the last status. */
-	onTimeout?: string;
-}
-
-export function pollIntervalMs(options: WaitOptions): number {
+export function pollIntervalMs(options: { pollInterval?: number }): number {
 	const seconds = Number(options.pollInterval ?? POLL_INTERVAL.default);
 	const valid = Number.isFinite(seconds) ? seconds : POLL_INTERVAL.default;
 	return Math.min(POLL_INTERVAL.max, Math.max(POLL_INTERVAL.min, valid)) * 1000;
@@ -61,66 +50,6 @@ function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemEr
 		`The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
 		{ taskId },
 	);
-}
-
-/** The wait options, checked: a Timeout or Poll Interval that is not a positive number is a field error. */
-export interface CheckedWaitOptions extends IDataObject {
-	pollInterval: number;
-	timeout: number;
-	onTimeout?: string;
-}
-
-function positiveNumber(
-	ctx: IExecuteSingleFunctions,
-	field: string,
-	value: unknown,
-	fallback: number,
-): number {
-	if (value === undefined || value === null || value === '') return fallback;
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-	if (!Number.isFinite(number) || number <= 0) {
-		throw fieldError(
-			ctx,
-			field,
-			`must be a positive number of seconds (got ${bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60)})`,
-			'An expression here must give a number above 0. Nothing was sent or charged.',
-		);
-	}
-	return number;
-}
-
-/**
- * A binary field named `__proto__` would not be a field at all: assigning it replaces the item's
- * prototype, and the paid result would vanish without an error.
- */
-function checkResultField(ctx: IExecuteSingleFunctions, options: IDataObject): void {
-	if (options.downloadResult !== true) return;
-	if (options.binaryPropertyName !== '__proto__') return;
-	throw fieldError(
-		ctx,
-		'Put Result in Field',
-		'cannot be "__proto__"',
-		'Choose another name, such as data. Nothing was sent or charged.',
-	);
-}
-
-/** Run before the create: nothing is charged for an item whose wait could not work. */
-export function checkWaitOptions(
-	ctx: IExecuteSingleFunctions,
-	options: IDataObject,
-): CheckedWaitOptions {
-	checkResultField(ctx, options);
-	return {
-		...options,
-		timeout: positiveNumber(ctx, 'Timeout (Seconds)', options.timeout, DEFAULT_TIMEOUT_SECONDS),
-		pollInterval: positiveNumber(
-			ctx,
-			'Poll Interval (Seconds)',
-			options.pollInterval,
-			POLL_INTERVAL.default,
-		),
-	};
 }
 
 function unknownStatus(
@@ -205,10 +134,11 @@ export async function waitForTask(
 	this: IExecuteSingleFunctions,
 	api: IdealHouseApi,
 	taskId: string,
-	options: WaitOptions,
+	settings: ItemSettings,
 ): Promise<Task> {
+	const { wait: options } = settings;
 	const interval = pollIntervalMs(options);
-	const timeoutSeconds = Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS);
+	const timeoutSeconds = options.timeout;
 	// Checked before the create; a bad value arriving here anyway must not poll without pause.
 	const deadline =
 		clock.now() +
@@ -265,6 +195,7 @@ export async function waitForTask(
 					path: resultPath(api),
 					qs: { taskId },
 					timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
+					rate: settings.maxRequestsPerSecond,
 					priority: planner.priority(clock.now()),
 					withdraw: withdrawal.signal,
 				})
@@ -288,8 +219,4 @@ export async function waitForTask(
 			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);
 		}
 	}
-}
-
-export function readWaitOptions(ctx: IExecuteSingleFunctions): IDataObject {
-	return ctx.getNodeParameter('options', {}) as IDataObject;
 }

@@ -11,10 +11,6 @@ import { secretsOf } from '../transport/transport';
  * the service. The request's headers, where the key travels, are never shown.
  */
 
-export function isPreview(ctx: IExecuteSingleFunctions): boolean {
-	return (ctx.getNodeParameter('options', {}) as IDataObject).preview === true;
-}
-
 /** Every text in the value without the key: a user may have pasted it into a field. */
 function withoutKey(value: unknown, secrets: readonly string[]): unknown {
 	if (typeof value === 'string') return withoutSecrets(value, secrets);

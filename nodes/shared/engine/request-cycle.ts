@@ -10,18 +10,17 @@ import type {
 
 import { answerToCreate, answerToRead, type Answer } from './answers';
 import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
-import { executionStopSignal, stoppedError, watchForStop } from '../basics/cancellation';
-import { clock } from '../basics/clock';
+import { stoppedError, watchForStop } from '../basics/cancellation';
 import { creditCharge, type CreditCharge } from './credit-limit';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
 import { limits } from '../basics/limits';
 import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
+import { readItemSettings, type ItemSettings, type Operation } from './item-settings';
 import { PhotoUploads, type PhotoFileRule } from './photo-uploads';
-import { checkWaitOptions, readWaitOptions } from './poller';
-import { isPreview, previewCreate, previewRead } from './preview';
-import { parseTaskIdField } from '../catalog/task';
-import { maxRequestsPerSecond, takeRequestSlot } from '../transport/throttle';
+import { previewCreate, previewRead } from './preview';
+import { backoffMs, withRetries } from '../transport/retries';
+import { takeRequestSlot } from '../transport/throttle';
 import { isToolCall, withAdviceInMessage } from '../results/tool';
 import {
 	envelopeCode,
@@ -47,8 +46,6 @@ import {
 
 /** Checks an item's request body before anything is sent, and returns the body to send. */
 export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Promise<IDataObject>;
-
-type Operation = 'create' | 'read';
 
 /**
  * The API an operation calls: a catalog row, or for an API named in the node's parameters
@@ -99,24 +96,34 @@ function requestCycle(
 		watchForStop(this);
 		try {
 			// Here rather than in a preSend, so that a refused item, too, keeps its link.
+			const settings = readItemSettings(this, operation);
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);
+			if (operation === 'read') {
+				requestData.options.qs = { ...requestData.options.qs, taskId: settings.taskId };
+				return await readTask(this, api, requestData.options as IHttpRequestOptions, settings);
+			}
 			// The files are checked and their links signed before the body check reads `imageUrl`.
 			const photos = photoFiles
 				? await PhotoUploads.prepare(
 						this,
 						(requestData.options.body ??= {}) as IDataObject,
 						photoFiles,
+						settings,
 					)
 				: undefined;
-			await validateItem(this, operation, requestData, validate);
+			if (validate) {
+				requestData.options.body = await validate.call(this, {
+					...(requestData.options.body as IDataObject),
+				});
+			}
 			const options = requestData.options as IHttpRequestOptions;
-			if (operation === 'read') return await readTask(this, api, options);
+			const create = async () => await createTask(this, api, options, settings);
 			// A preview shows the signed link the service would get, and uploads nothing.
-			if (!photos || isPreview(this)) return await createTask(this, api, options);
+			if (!photos || settings.preview) return await create();
 			// Uploaded only now that the whole item passed, and before anything can be charged.
 			await photos.upload(this);
-			return await photos.around(this, async () => await createTask(this, api, options));
+			return await photos.around(this, settings, create);
 		} catch (error) {
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}
@@ -128,18 +135,25 @@ async function createTask(
 	ctx: IExecutePaginationFunctions,
 	api: IdealHouseApi,
 	options: IHttpRequestOptions,
+	settings: ItemSettings,
 ): Promise<INodeExecutionData[]> {
 	const body = options.body as IDataObject;
-	const preview = isPreview(ctx);
-	const charge = creditCharge(ctx, api, body, preview);
-	if (preview) {
+	const charge = creditCharge(ctx, api, body, settings);
+	if (settings.preview) {
 		charge.reserve();
 		return await previewCreate(ctx, api, body);
 	}
 	// n8n's helper would write a long integer as JavaScript rounds it: the text is ours then.
 	const sent = holdsLongInteger(body) ? { ...options, body: writeJsonBody(body) } : options;
 	try {
-		return await sendWithRetries(ctx, 'create', sent, answerToCreate(api, body), charge);
+		return await sendWithRetries(
+			ctx,
+			'create',
+			sent,
+			settings,
+			answerToCreate(api, body, settings),
+			charge,
+		);
 	} catch (error) {
 		const failure = toIdealHouseError(ctx, error);
 		charge.failed(failure);
@@ -151,31 +165,10 @@ async function readTask(
 	ctx: IExecutePaginationFunctions,
 	api: IdealHouseApi,
 	options: IHttpRequestOptions,
+	settings: ItemSettings,
 ): Promise<INodeExecutionData[]> {
-	if (isPreview(ctx)) return await previewRead(ctx, api, options.qs ?? {});
-	return await sendWithRetries(ctx, 'read', options, answerToRead(api));
-}
-
-/** The checks of an item that come before anything is sent: its body, then the node's options. */
-async function validateItem(
-	ctx: IExecutePaginationFunctions,
-	operation: Operation,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	validate?: BodyCheck,
-): Promise<void> {
-	if (validate) {
-		requestData.options.body = await validate.call(ctx, {
-			...(requestData.options.body as IDataObject),
-		});
-	}
-	if (operation === 'read') {
-		const taskId = parseTaskIdField(ctx, ctx.getNodeParameter('taskId', ''));
-		requestData.options.qs = { ...requestData.options.qs, taskId };
-	}
-	maxRequestsPerSecond(ctx);
-	if (operation === 'create' && ctx.getNodeParameter('waitForCompletion', true) !== false) {
-		checkWaitOptions(ctx, readWaitOptions(ctx));
-	}
+	if (settings.preview) return await previewRead(ctx, api, options.qs ?? {});
+	return await sendWithRetries(ctx, 'read', options, settings, answerToRead(api, settings));
 }
 
 const MAX_ATTEMPTS = 5;
@@ -190,60 +183,69 @@ async function sendWithRetries(
 	ctx: IExecutePaginationFunctions,
 	operation: Operation,
 	options: IHttpRequestOptions,
+	settings: ItemSettings,
 	answer: Answer,
 	charge?: CreditCharge,
 ): Promise<INodeExecutionData[]> {
 	const timeoutMs = operation === 'create' ? limits.createTimeoutMs : limits.pollTimeoutMaxMs;
-	for (let attempt = 1; ; attempt++) {
-		let error: IdealHouseError;
-		try {
+	const rate = settings.maxRequestsPerSecond;
+	return await withRetries(
+		ctx,
+		async () => {
 			const response = charge
-				? await sendCreate(ctx, options, timeoutMs, charge)
-				: await sendRead(ctx, options, timeoutMs);
+				? await sendCreate(ctx, options, timeoutMs, rate, charge)
+				: await sendRead(ctx, options, timeoutMs, rate);
 			return await answer.call(ctx, response);
-		} catch (caught) {
-			error = toIdealHouseError(ctx, caught);
-		}
-		if (error.stopped) {
-			throw operation === 'create' && error.requestSent && !error.taskId
-				? stoppedCreate(ctx)
-				: error;
-		}
-		const fault = error.transient;
-		const repeatable =
-			attempt < MAX_ATTEMPTS &&
-			fault !== undefined &&
-			(operation === 'read' ||
-				(fault.notProcessed && error.taskId === undefined && !error.taskMayExist));
-		if (!repeatable) {
-			if (operation === 'create' && fault && !fault.notProcessed && error.taskId === undefined) {
-				error.description =
-					`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
-			}
-			throw error;
-		}
-		const retryAfterMs = fault.retryAfterMs ?? 0;
-		if (retryAfterMs > limits.createRetryAfterMaxMs)
-			throw rateLimited(ctx, retryAfterMs, error.taskId);
-		if (!(await pause(ctx, Math.max(RETRY_BASE_MS * 2 ** (attempt - 1), retryAfterMs)))) {
-			throw stoppedError(
+		},
+		(error, attempt) => waitBeforeSendingAgain(ctx, operation, error, attempt),
+		(error) =>
+			stoppedError(
 				ctx,
 				'Execution stopped before the request was sent again',
 				operation === 'create'
-					? `Nothing was created for this item: the last attempt was refused (${fault.reason}).`
+					? `Nothing was created for this item: the last attempt was refused (${error.transient?.reason}).`
 					: undefined,
 				{ taskId: error.taskId, notActedOn: operation === 'create' },
-			);
-		}
+			),
+	);
+}
+
+/** After a failed attempt: how long to wait before sending again, or (thrown) how the item ends. */
+function waitBeforeSendingAgain(
+	ctx: IExecuteSingleFunctions,
+	operation: Operation,
+	error: IdealHouseError,
+	attempt: number,
+): number {
+	if (error.stopped) {
+		throw operation === 'create' && error.requestSent && !error.taskId ? stoppedCreate(ctx) : error;
 	}
+	const fault = error.transient;
+	const repeatable =
+		attempt < MAX_ATTEMPTS &&
+		fault !== undefined &&
+		(operation === 'read' ||
+			(fault.notProcessed && error.taskId === undefined && !error.taskMayExist));
+	if (!repeatable) {
+		if (operation === 'create' && fault && !fault.notProcessed && error.taskId === undefined) {
+			error.description =
+				`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
+		}
+		throw error;
+	}
+	const retryAfterMs = fault.retryAfterMs ?? 0;
+	if (retryAfterMs > limits.createRetryAfterMaxMs)
+		throw rateLimited(ctx, retryAfterMs, error.taskId);
+	return Math.max(backoffMs(RETRY_BASE_MS, attempt), retryAfterMs);
 }
 
 async function sendRead(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	timeoutMs: number,
+	rate: number,
 ): Promise<ServiceResponse> {
-	const answered = await takeRequestSlot(ctx);
+	const answered = await takeRequestSlot(ctx, rate);
 	return await sendToService(ctx, options, timeoutMs).finally(answered);
 }
 
@@ -257,10 +259,11 @@ async function sendCreate(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	timeoutMs: number,
+	rate: number,
 	charge: CreditCharge,
 ): Promise<ServiceResponse> {
 	const creditsKey = await creditsKeyOf(ctx);
-	const slot = await takeRequestSlot(ctx);
+	const slot = await takeRequestSlot(ctx, rate);
 	try {
 		refuseWhenOutOfCredits(ctx, creditsKey);
 		charge.reserve();
@@ -277,17 +280,6 @@ async function sendCreate(
 	} finally {
 		slot();
 	}
-}
-
-/** Waits before a retry; false when the execution was stopped meanwhile. */
-async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean> {
-	const signal = executionStopSignal(ctx);
-	try {
-		await clock.sleep(ms, signal);
-	} catch {
-		// Stopped: the caller gives up with the error it has.
-	}
-	return !signal.aborted;
 }
 
 /** A Retry-After too long to wait for inside a run: the item fails, nothing was created. */

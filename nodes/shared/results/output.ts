@@ -9,7 +9,7 @@ import type {
 import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import type { IdealHouseApi } from '../catalog/catalog';
 import { isLocalHost } from '../basics/addresses';
-import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { creditsCharged, refundNote } from '../catalog/credits';
 import { DownloadError, downloadError, downloadResultFile } from './download';
@@ -17,6 +17,7 @@ import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../
 import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
 import { resultUrls, type Task } from '../catalog/task';
+import { backoffMs, withRetries } from '../transport/retries';
 import { compactSkipped, compactTask, isToolCall } from './tool';
 
 /**
@@ -50,34 +51,35 @@ async function resultFile(
 	localHost: string | undefined,
 	deadline: number,
 ): Promise<IBinaryData> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await downloadResultFile(ctx, taskId, url, {
+	return await withRetries(
+		ctx,
+		async () =>
+			await downloadResultFile(ctx, taskId, url, {
 				localServiceHost: localHost,
 				timeoutMs: deadline - clock.now(),
 				accept: api.results,
-			});
-		} catch (error) {
-			const failure = toIdealHouseError(ctx, error);
+			}),
+		(failure, attempt) => {
 			const fault = failure.transient;
-			const backoff = DOWNLOAD_RETRY_BASE_MS * 2 ** (attempt - 1);
-			const wait = Math.min(DOWNLOAD_RETRY_MAX_MS, Math.max(backoff, fault?.retryAfterMs ?? 0));
+			const wait = Math.min(
+				DOWNLOAD_RETRY_MAX_MS,
+				Math.max(backoffMs(DOWNLOAD_RETRY_BASE_MS, attempt), fault?.retryAfterMs ?? 0),
+			);
 			// A retry that could not finish before the deadline is not started.
-			if (!fault || attempt >= DOWNLOAD_ATTEMPTS || clock.now() + wait + 1000 > deadline) {
+			if (
+				failure.stopped ||
+				!fault ||
+				attempt >= DOWNLOAD_ATTEMPTS ||
+				clock.now() + wait + 1000 > deadline
+			) {
 				// The download's own retries are spent: a Get Result around it must not start them again.
 				failure.transient = undefined;
 				throw failure;
 			}
-			const stop = executionStopSignal(ctx);
-			try {
-				await clock.sleep(wait, stop);
-			} catch {
-				// Stopped: reported below.
-			}
-			if (stop.aborted)
-				throw stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
-		}
-	}
+			return wait;
+		},
+		() => stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`),
+	);
 }
 
 const filesText = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
@@ -176,7 +178,7 @@ export async function emitTask(
 	this: IExecuteSingleFunctions,
 	api: IdealHouseApi,
 	task: Task,
-	options: IDataObject,
+	download: { result: boolean; property: string },
 	price: number | null,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
@@ -195,10 +197,9 @@ export async function emitTask(
 	const credits = creditsCharged(task.status, price);
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (options.downloadResult === true && task.status === 'Success') {
-		const property = String(options.binaryPropertyName || 'data');
+	if (download.result && task.status === 'Success') {
 		try {
-			const { binary, skipped } = await resultFiles(this, api, task, property);
+			const { binary, skipped } = await resultFiles(this, api, task, download.property);
 			item.binary = binary;
 			if (skipped.length > 0) Object.assign(json, skippedFilesJson(this, skipped));
 		} catch (error) {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { createHash } from 'crypto';
 
@@ -7,8 +7,6 @@ import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { IdealHouseItemError } from '../basics/errors';
-import { bounded } from '../basics/redact';
-import { fieldError } from '../basics/validation';
 import type { SlotPriority } from './request-order';
 import { PrioritySlots } from './request-order';
 
@@ -162,24 +160,6 @@ async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<Re
 	return shared.budget;
 }
 
-/** The option, checked before anything is sent: not a positive number is a field error. */
-export function maxRequestsPerSecond(ctx: IExecuteSingleFunctions): number {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const value = options.maxRequestsPerSecond;
-	if (value === undefined || value === null || value === '') return DEFAULT_MAX_REQUESTS_PER_SECOND;
-	const rate =
-		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-	if (!Number.isFinite(rate) || rate <= 0) {
-		throw fieldError(
-			ctx,
-			'Max Requests per Second',
-			`must be a number above 0 (got ${bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60)})`,
-			'An expression here must give a positive number. Nothing was sent or charged.',
-		);
-	}
-	return rate;
-}
-
 const ordered = new WeakMap<RequestBudget, PrioritySlots>();
 
 /** A request its sender gave up while it waited for its slot: nothing was sent. */
@@ -207,10 +187,11 @@ export type RequestSlot = (() => void) & { unused(): void };
  */
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
+	rate: number,
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
 	withdraw?: AbortSignal,
 ): Promise<RequestSlot> {
-	const budget = await budgetFor(ctx, maxRequestsPerSecond(ctx));
+	const budget = await budgetFor(ctx, rate);
 	let slots = ordered.get(budget);
 	if (!slots) {
 		slots = new PrioritySlots(() => budget.tryTake());

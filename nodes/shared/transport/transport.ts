@@ -376,6 +376,8 @@ export interface ApiRequest {
 	body?: IDataObject;
 	/** The most this request may wait for its answer. */
 	timeoutMs: number;
+	/** The item's Max Requests per Second. */
+	rate: number;
 	/** Its place when requests wait for the request budget; a create's by default. */
 	priority?: SlotPriority;
 	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
@@ -397,7 +399,7 @@ export async function apiRequest(
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	const answered = await takeRequestSlot(this, request.priority, request.withdraw);
+	const answered = await takeRequestSlot(this, request.rate, request.priority, request.withdraw);
 	const response = await sendToService(this, options, request.timeoutMs).finally(answered);
 	return readEnvelope.call(this, response, response.secrets);
 }

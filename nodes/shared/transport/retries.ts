@@ -1,0 +1,47 @@
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { executionStopSignal } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+
+/**
+ * The one retry loop of a single request (a create, a Get Result, a result download): try, and on
+ * a failure let the caller's rule decide, from the error's own meaning and the attempt number,
+ * whether to give up (the rule throws) or how long to wait before the next attempt. A wait ends
+ * early when the execution is stopped; the item then ends with `onStop`'s error.
+ *
+ * The poller has no loop of this kind: a status check that meets a passing fault is simply the
+ * next poll, planned by the same loop that plans every poll, later by the backoff below.
+ */
+export async function withRetries<T>(
+	ctx: IExecuteSingleFunctions,
+	attempt: (attemptNumber: number) => Promise<T>,
+	waitBeforeNext: (error: IdealHouseError, attemptNumber: number) => number,
+	onStop: (error: IdealHouseError) => Error,
+): Promise<T> {
+	for (let attemptNumber = 1; ; attemptNumber++) {
+		try {
+			return await attempt(attemptNumber);
+		} catch (caught) {
+			const error = toIdealHouseError(ctx, caught);
+			const waitMs = waitBeforeNext(error, attemptNumber);
+			if (!(await pause(ctx, waitMs))) throw onStop(error);
+		}
+	}
+}
+
+/** The wait after the n-th failure in a row: doubling from `baseMs`, never beyond `maxMs`. */
+export function backoffMs(baseMs: number, failures: number, maxMs = Infinity): number {
+	return Math.min(maxMs, baseMs * 2 ** (failures - 1));
+}
+
+/** Waits; false when the execution was stopped meanwhile. */
+async function pause(ctx: IExecuteSingleFunctions, ms: number): Promise<boolean> {
+	const signal = executionStopSignal(ctx);
+	try {
+		await clock.sleep(ms, signal);
+	} catch {
+		// Stopped: the caller gives up with the error it has.
+	}
+	return !signal.aborted;
+}
