@@ -160,6 +160,21 @@ describe('a result field named after what every object has', () => {
 		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
 		expect(recorded).toEqual([]);
 	});
+
+	test('__proto__ is refused for Get Result too, whose result is just as paid for', async () => {
+		const { error } = await runNode({
+			node: 'idealHouse',
+			parameters: {
+				resource: 'virtualStaging',
+				operation: 'getResult',
+				taskId: '66',
+				options: { downloadResult: true, binaryPropertyName: '__proto__' },
+			},
+		});
+
+		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
+		expect(recorded).toEqual([]);
+	});
 });
 
 describe('a model type emptied by an expression', () => {
