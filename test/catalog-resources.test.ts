@@ -1,30 +1,27 @@
 /**
- * Every API row of the catalog is served by a node, and every resource of the Ideal House AI node
- * by a row: an API added as a row without a description file, or the other way round, fails here.
+ * Every API row of the catalog is served by exactly one resource, and every resource is its row:
+ * an API added as a row without a description file, or the other way round, fails here. The
+ * Photo Enhancer and the Object Remover are nodes of one resource each; Ideal House AI serves the
+ * rest.
  */
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { RESOURCES } from '../nodes/IdealHouse/resources';
+import { objectRemover } from '../nodes/ObjectRemover/descriptions/remove';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
+import { photoEnhancer } from '../nodes/PhotoEnhancer/descriptions/enhance';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
 
-/** The two APIs with a node of their own, by the node's type name. */
-const OWN_NODES: Record<string, string> = {
-	photoEnhancer: new PhotoEnhancer().description.name,
-	objectRemover: new ObjectRemover().description.name,
-};
-
 const listed = RESOURCES.filter((resource) => resource.value !== 'custom');
+const served = [photoEnhancer, objectRemover, ...listed];
 
-test('every catalog row is served: by a node of its own or a resource of Ideal House AI', () => {
-	const served = Object.keys(APIS).filter(
-		(name) => Object.hasOwn(OWN_NODES, name) || listed.some((resource) => resource.value === name),
-	);
-	expect(served).toEqual(Object.keys(APIS));
-	expect(OWN_NODES).toEqual({ photoEnhancer: 'photoEnhancer', objectRemover: 'objectRemover' });
+test('every catalog row is served by exactly one resource of one node', () => {
+	const servedBy = (name: string) => served.filter((resource) => resource.value === name);
+	expect(Object.keys(APIS).filter((name) => servedBy(name).length !== 1)).toEqual([]);
+	expect(served).toHaveLength(Object.keys(APIS).length);
 });
 
-test.each(listed.map((resource) => [resource.value, resource] as const))(
+test.each(served.map((resource) => [resource.value, resource] as const))(
 	'the %s resource is its catalog row, under the same name',
 	(value, resource) => {
 		expect(Object.hasOwn(APIS, value)).toBe(true);
@@ -32,6 +29,22 @@ test.each(listed.map((resource) => [resource.value, resource] as const))(
 		expect(resource.api).toMatchObject({ name: value });
 	},
 );
+
+test('the nodes of one API have no Resource field; their create keeps the name saved workflows hold', () => {
+	for (const [node, create] of [
+		[new PhotoEnhancer(), 'enhance'],
+		[new ObjectRemover(), 'remove'],
+	] as const) {
+		const names = node.description.properties.map((property) => property.name);
+		expect(names).not.toContain('resource');
+		const operation = node.description.properties.find((property) => property.name === 'operation');
+		expect(operation?.default).toBe(create);
+		expect((operation?.options as Array<{ value: string }>).map((option) => option.value)).toEqual([
+			create,
+			'getResult',
+		]);
+	}
+});
 
 test('the node lists each resource once, Other API last', () => {
 	const options = new IdealHouse().description.properties.find(
