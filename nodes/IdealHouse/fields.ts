@@ -1,33 +1,15 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { IdealHouseApi } from '../shared/catalog/catalog';
+import { fieldKinds, sentAs, type FieldKinds } from '../shared/descriptions/field-kinds';
 import { styleMethodName } from './methods/styles';
 
 /**
- * Field builders for the APIs of the Ideal House AI node. Every request-body field is a top-level
- * parameter named exactly as the API field, shown for its resource's Create operation, and sent
- * by its own routing. What the body check (shared/engine/body-check.ts) needs to know of a field, it reads from
- * the field itself: `required`, the static values of an options list, a loaded list (whose ids
- * may be comma-joined), a number's range, and a name ending in `Url` for the addresses the service
- * downloads.
+ * The fields of the Ideal House AI node's APIs: the kinds every resource uses (`fieldKinds`), shown
+ * for the resource's Create, and two of this node's own: lists loaded from the Style Config
+ * endpoint, and the model type with its prices.
  */
-export interface ResourceFields {
-	/** A URL the service downloads; the API's field name ends in `Url`. */
-	url(name: string, displayName: string, description: string, required?: boolean): INodeProperties;
-	/** Free text guidance. */
-	prompt(description: string, required?: boolean): INodeProperties;
-	/** A text the pages name but whose values they do not show. */
-	text(name: string, displayName: string, description: string): INodeProperties;
-	/** A fixed list the page prints; `''` first means "not sent". */
-	options(
-		name: string,
-		displayName: string,
-		description: string,
-		values: INodePropertyOptions[],
-		initial?: string,
-	): INodeProperties;
-	/** A JSON value the API takes as is (a list of objects whose keys the pages do not show). */
-	json(name: string, displayName: string, description: string, required?: boolean): INodeProperties;
+export interface ResourceFields extends FieldKinds {
 	/** `modelType`, its values from the API's price table, with a "service default" entry first. */
 	modelType(): INodeProperties;
 	/** Options loaded from the API Style Config endpoint; `multi`: several ids, comma-joined. */
@@ -38,13 +20,6 @@ export interface ResourceFields {
 		description: string,
 		multi?: boolean,
 	): INodeProperties;
-	/** A whole number within the range the page gives. */
-	integer(
-		name: string,
-		displayName: string,
-		description: string,
-		range: { min: number; max?: number; default: number },
-	): INodeProperties;
 }
 
 const LOADED_DESCRIPTION =
@@ -52,49 +27,8 @@ const LOADED_DESCRIPTION =
 
 export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields {
 	const show = { resource: [resource], operation: ['create'] };
-	const sent = (name: string) => ({ send: { type: 'body' as const, property: name } });
 	return {
-		url: (name, displayName, description, required = false) => ({
-			displayName,
-			name,
-			type: 'string',
-			required,
-			default: '',
-			placeholder: 'https://example.com/listing/photo.jpg',
-			description,
-			displayOptions: { show },
-			routing: sent(name),
-		}),
-		prompt: (description, required = false) => ({
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			required,
-			default: '',
-			description,
-			displayOptions: { show },
-			routing: sent('prompt'),
-		}),
-		text: (name, displayName, description) => ({
-			displayName,
-			name,
-			type: 'string',
-			default: '',
-			description,
-			displayOptions: { show },
-			routing: sent(name),
-		}),
-		options: (name, displayName, description, values, initial = '') => ({
-			displayName,
-			name,
-			type: 'options',
-			default: initial,
-			description,
-			options: values,
-			displayOptions: { show },
-			routing: sent(name),
-		}),
+		...fieldKinds(show),
 		style: (name, displayName, group, description, multi = false) => ({
 			displayName,
 			name,
@@ -107,27 +41,7 @@ export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields 
 				loadOptionsDependsOn: ['resource'],
 			},
 			displayOptions: { show },
-			routing: sent(name),
-		}),
-		integer: (name, displayName, description, { min, max, default: initial }) => ({
-			displayName,
-			name,
-			type: 'number',
-			default: initial,
-			typeOptions: { minValue: min, maxValue: max, numberPrecision: 0 },
-			description,
-			displayOptions: { show },
-			routing: sent(name),
-		}),
-		json: (name, displayName, description, required = false) => ({
-			displayName,
-			name,
-			type: 'json',
-			required,
-			default: '[]',
-			description,
-			displayOptions: { show },
-			routing: sent(name),
+			routing: sentAs(name),
 		}),
 		modelType: () => modelTypeField(api, show),
 	};
@@ -166,7 +80,7 @@ function modelTypeField(
 			.join(', ')}.`,
 		options: values,
 		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'modelType' } },
+		routing: sentAs('modelType'),
 	};
 }
 

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { sniffImageType } from '../../shared/results/file-types';
+import { fieldKinds } from '../../shared/descriptions/field-kinds';
 import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
@@ -12,30 +13,25 @@ export const REMOVE = 'remove';
 const api = APIS.objectRemover;
 
 const show = { operation: [REMOVE] };
+const field = fieldKinds(show);
 const singleFurniture = { ...show, emptyType: ['single_furniture'] };
 const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
 /** Sent as the body, after `checkRemoveBody` (at the end) passed. */
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Image URL',
-		name: 'imageUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://example.com/listing/living-room.jpg',
-		description: 'Public URL of the interior photo',
-		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'imageUrl' } },
-	},
-	{
-		displayName: 'Removal Mode',
-		name: 'emptyType',
-		type: 'options',
-		default: 'whole_house',
-		displayOptions: { show },
-		options: [
+	field.url(
+		'imageUrl',
+		'Image URL',
+		'Public URL of the interior photo',
+		true,
+		'https://example.com/listing/living-room.jpg',
+	),
+	field.options(
+		'emptyType',
+		'Removal Mode',
+		'What to remove: all furniture, or only what a mask marks',
+		[
 			{
 				name: 'Whole House',
 				value: 'whole_house',
@@ -47,8 +43,8 @@ const fields: INodeProperties[] = [
 				description: 'Remove only what a mask marks',
 			},
 		],
-		routing: { send: { type: 'body', property: 'emptyType' } },
-	},
+		'whole_house',
+	),
 	{
 		displayName: 'Mask Source',
 		name: 'maskSource',
@@ -69,15 +65,14 @@ const fields: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: 'Mask URL',
-		name: 'maskUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://example.com/listing/living-room-mask.png',
-		description:
+		...field.url(
+			'maskUrl',
+			'Mask URL',
 			'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
+			false,
+			'https://example.com/listing/living-room-mask.png',
+		),
 		displayOptions: { show: { ...singleFurniture, maskSource: ['url'] } },
-		routing: { send: { type: 'body', property: 'maskUrl' } },
 	},
 	{
 		displayName: 'Mask Binary Property',
@@ -89,15 +84,13 @@ const fields: INodeProperties[] = [
 		displayOptions: { show: { ...singleFurniture, maskSource: ['binary'] } },
 	},
 	{
-		displayName: 'Mask (Base64)',
-		name: 'maskBase64',
-		type: 'string',
-		typeOptions: { rows: 2 },
-		default: '',
-		description:
+		...field.text(
+			'maskBase64',
+			'Mask (Base64)',
 			'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
+		),
+		typeOptions: { rows: 2 },
 		displayOptions: { show: { ...singleFurniture, maskSource: ['base64'] } },
-		routing: { send: { type: 'body', property: 'maskBase64' } },
 	},
 ];
 

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { bounded } from '../../shared/basics/redact';
+import { fieldKinds } from '../../shared/descriptions/field-kinds';
 import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
@@ -14,6 +15,8 @@ export const ENHANCE = 'enhance';
 const api = APIS.photoEnhancer;
 
 const show = { operation: [ENHANCE] };
+const field = fieldKinds(show);
+const LISTING_PHOTO = 'https://example.com/listing/living-room.jpg';
 const SEVERAL_URLS_HINT =
 	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
@@ -45,16 +48,14 @@ const fields: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: 'Image URL',
-		name: 'imageUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'https://example.com/listing/living-room.jpg',
-		description:
+		...field.url(
+			'imageUrl',
+			'Image URL',
 			'Public URL of the photo (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
+			true,
+			LISTING_PHOTO,
+		),
 		displayOptions: { show: { ...show, imageInput: ['url'] } },
-		routing: { send: { type: 'body', property: 'imageUrl' } },
 	},
 	{
 		displayName: 'Image URLs',
@@ -67,42 +68,27 @@ const fields: INodeProperties[] = [
 		displayOptions: { show: { ...show, imageInput: ['urls'] } },
 		routing: { send: { type: 'body', property: 'imageUrl' } },
 	},
-	{
-		displayName: 'Preset Name or ID',
-		name: 'presetId',
-		type: 'options',
-		default: '',
-		description:
-			'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
-		displayOptions: { show },
-		options: [
+	field.options(
+		'presetId',
+		'Preset Name or ID',
+		'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
+		[
 			{ name: 'None (Prompt Only)', value: '' },
 			...PRESETS.map(({ id, name }) => ({ name, value: id })),
 		],
-		routing: { send: { type: 'body', property: 'presetId' } },
-	},
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		placeholder: 'Brighten the room and make the sky clear blue',
-		description:
-			'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
-		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'prompt' } },
-	},
-	{
-		displayName: 'Image Size',
-		name: 'imageSize',
-		type: 'options',
-		default: '4K',
-		description: 'Size of the result image (long edge)',
-		displayOptions: { show },
-		options: IMAGE_SIZES.map((size) => ({ name: size, value: size })),
-		routing: { send: { type: 'body', property: 'imageSize' } },
-	},
+	),
+	field.prompt(
+		'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
+		false,
+		'Brighten the room and make the sky clear blue',
+	),
+	field.options(
+		'imageSize',
+		'Image Size',
+		'Size of the result image (long edge)',
+		IMAGE_SIZES.map((size) => ({ name: size, value: size })),
+		'4K',
+	),
 ];
 
 /**
