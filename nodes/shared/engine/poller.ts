@@ -10,6 +10,7 @@ import { bounded } from '../basics/redact';
 import { pollPlanner, type PollPlanner } from './poll-planner';
 import { QueueObservations } from './queue-observations';
 import { taskFromResult, type Task } from '../catalog/task';
+import { backoffMs } from '../transport/retries';
 import { apiRequest } from '../transport/transport';
 import { POLL_INTERVAL, type ItemSettings } from './item-settings';
 
@@ -215,7 +216,7 @@ export async function waitForTask(
 			const fault = failure.transient;
 			if (!fault) throw failure;
 			faults++;
-			const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** (faults - 1));
+			const backoff = backoffMs(interval, faults, MAX_BACKOFF_MS);
 			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);
 		}
 	}
