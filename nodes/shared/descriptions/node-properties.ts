@@ -16,10 +16,11 @@ import { toolDescriptionField } from './tool-description';
 
 /**
  * The one way a node of this package is built: its parameters come from its resources, each an
- * API's catalog row and description file. A node of one API (the Photo Enhancer, the Object Remover) has no Resource
- * field and names its create by what it does; a node of several (Ideal House AI) shows one
- * Operation field per resource, each a "Create". Everything after the resources' fields (Wait for
- * Completion, Task ID, Options) is the same on every node, and so is the engine behind them.
+ * API's catalog row and description file. A node of one API (the Photo Enhancer, the Object
+ * Remover) has no Resource field and names its create by what it does; a node of several (Ideal
+ * House AI) shows one Operation field per resource, each a "Create". Everything after the
+ * resources' fields (Wait for Completion, Task ID, Options) is the same on every node, and so is
+ * the engine behind them.
  */
 
 export interface NodeLayout {
