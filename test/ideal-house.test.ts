@@ -17,14 +17,13 @@ import type {
 	INodeTypes,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow, sleep } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { createBodyCheck } from '../nodes/IdealHouse/create-body';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import {
 	authenticationField,
 	commonDescription,
@@ -49,6 +48,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { runStoppedInWait } from './helpers/run';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const REFERENCE = 'https://photos.example.com/inspiration/ref.jpg';
@@ -1018,8 +1018,6 @@ describe('the error output', () => {
 
 describe('Stop', () => {
 	test('while waiting for a task, the error names the task', async () => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 		api()
 			.post(paths('homeDecor').create)
 			.reply(200, created(BIG_ID))
@@ -1028,14 +1026,12 @@ describe('Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
 
-		const started = Date.now();
-		const { error, items } = await runNode({
-			node: 'idealHouse',
-			parameters: create('homeDecor', { modelType: 'Pro' }),
-			cancelAfterMs: 800,
-		});
+		// Stop is pressed as the wait after the second status check begins.
+		const { error, items } = await runStoppedInWait(
+			{ node: 'idealHouse', parameters: create('homeDecor', { modelType: 'Pro' }) },
+			2,
+		);
 
-		expect(Date.now() - started).toBeLessThan(3000);
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(`Execution stopped while waiting for task ${BIG_ID}`);
 		// One create, then only status checks of that task, and none once stopped.
@@ -1048,8 +1044,6 @@ describe('Stop', () => {
 	});
 
 	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 		api()
 			.post(paths('landscaping').create)
 			.reply(200, created('91'))
@@ -1058,12 +1052,14 @@ describe('Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse('91', { status: 'Unprocessed', waitNumber: 3 }));
 
-		const { error, items, run } = await runNode({
-			node: 'idealHouse',
-			parameters: create('landscaping', { modelType: 'Flash' }),
-			onError: 'continueRegularOutput',
-			cancelAfterMs: 800,
-		});
+		const { error, items, run } = await runStoppedInWait(
+			{
+				node: 'idealHouse',
+				parameters: create('landscaping', { modelType: 'Flash' }),
+				onError: 'continueRegularOutput',
+			},
+			2,
+		);
 
 		expect(run.status).toBe('canceled');
 		expect(error?.message).toBe('The execution was cancelled manually');
@@ -1178,8 +1174,6 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	);
 
 	test.each(EACH)('%s on Stop: the error names the task', async (resource, parameters, name) => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 40), signal);
 		api()
 			.post(paths(name).create)
 			.reply(200, created('103'))
@@ -1188,11 +1182,10 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse('103', { status: 'Processing', percentage: 10 }));
 
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: create(resource, parameters),
-			cancelAfterMs: 800,
-		});
+		const { items, error } = await runStoppedInWait(
+			{ node: 'idealHouse', parameters: create(resource, parameters) },
+			2,
+		);
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Execution stopped while waiting for task 103');

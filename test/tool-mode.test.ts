@@ -21,6 +21,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { enhance } from './helpers/params';
 
 /** What n8n's tool generation does to the name; the rest of the description is the node's own. */
 function asTool(nodeType: INodeType): INodeType {
@@ -30,13 +31,6 @@ function asTool(nodeType: INodeType): INodeType {
 
 const photoTool = asTool(new PhotoEnhancer());
 const removerTool = asTool(new ObjectRemover());
-
-const enhance = (parameters: Record<string, unknown> = {}) => ({
-	operation: 'enhance',
-	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
-	presetId: 'sky-replacement-sunset-sky',
-	...parameters,
-});
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 /**
  * One request budget per account: executions running at once on the same credential (four CRM
  * webhook calls, a staging node and an enhancer node in parallel branches) share Max Requests per
@@ -6,7 +5,7 @@
  */
 import type { RunningService } from '../../service/server.ts';
 import { runNode } from '../../dev/harness/engine';
-import { credentialsFor, restoreClock, sampleUrl, startE2eService } from './helpers';
+import { credentialsFor, restoreClock, sampleUrl, startE2eService, waitUntil } from './helpers';
 
 let service: RunningService;
 
@@ -70,7 +69,7 @@ test('the lowest rate of the node runs using the account holds for all of them',
 		credentials,
 	});
 	// The second run joins once the first is sending: while both run, they share its rate of 2.
-	while (tasks().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+	await waitUntil(() => tasks().length > 0, 'the first run to create its first task');
 	const fast = runNode({ node: 'idealHouse', parameters: stage(50), items: items(2), credentials });
 	await slow;
 	const slowEnded = Date.now();
