@@ -5,6 +5,7 @@
  */
 import type { RunningService } from '../../service/server.ts';
 import { runNode } from '../../dev/harness/engine';
+import { enhance } from '../helpers/params';
 import { credentialsFor, restoreClock, sampleUrl, startE2eService, waitUntil } from './helpers';
 
 let service: RunningService;
@@ -17,15 +18,14 @@ afterEach(async () => {
 	await service.close();
 });
 
-function enhance(rate: number) {
-	return {
-		operation: 'enhance',
+/** Photo Enhancer on the service's sample photo, not waiting, at `rate` requests a second. */
+function enhanceAt(rate: number) {
+	return enhance({
 		imageUrl: sampleUrl(service, 'living-room.png'),
-		presetId: 'sky-replacement-sunset-sky',
 		imageSize: '512',
 		waitForCompletion: false,
 		options: { maxRequestsPerSecond: rate },
-	};
+	});
 }
 
 function stage(rate: number) {
@@ -44,7 +44,7 @@ test('two executions at once on one credential never send more than the rate in 
 	const credentials = credentialsFor(service, 'budget-key');
 
 	const runs = await Promise.all([
-		runNode({ node: 'photoEnhancer', parameters: enhance(4), items: items(8), credentials }),
+		runNode({ node: 'photoEnhancer', parameters: enhanceAt(4), items: items(8), credentials }),
 		runNode({ node: 'idealHouse', parameters: stage(4), items: items(8), credentials }),
 	]);
 
@@ -64,7 +64,7 @@ test('the lowest rate of the node runs using the account holds for all of them',
 
 	const slow = runNode({
 		node: 'photoEnhancer',
-		parameters: enhance(2),
+		parameters: enhanceAt(2),
 		items: items(4),
 		credentials,
 	});
@@ -93,13 +93,13 @@ test('another account keeps its own budget', async () => {
 	await Promise.all([
 		runNode({
 			node: 'photoEnhancer',
-			parameters: enhance(4),
+			parameters: enhanceAt(4),
 			items: items(4),
 			credentials: credentialsFor(service, 'budget-key'),
 		}),
 		runNode({
 			node: 'photoEnhancer',
-			parameters: enhance(4),
+			parameters: enhanceAt(4),
 			items: items(4),
 			credentials: credentialsFor(service, 'other-key'),
 		}),
@@ -124,7 +124,7 @@ test('one account however its address is spelt: 127.0.0.1, localhost, upper case
 		spellings.map((baseUrl) =>
 			runNode({
 				node: 'photoEnhancer',
-				parameters: enhance(2),
+				parameters: enhanceAt(2),
 				items: items(2),
 				credentials: { apiKey: 'budget-key', baseUrl },
 			}),
