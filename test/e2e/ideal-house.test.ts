@@ -16,7 +16,7 @@ import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
 import { APIS } from '../../nodes/shared/catalog/catalog';
 import type { RunningService } from '../../service/server.ts';
 import { styleConfigData } from '../../service/style-config.ts';
-import { runNode } from '../../dev/harness/engine';
+import { runNode, type RunOptions } from '../../dev/harness/engine';
 import {
 	credentialsFor,
 	expectExactId,
@@ -26,8 +26,10 @@ import {
 	startE2eService,
 	tasksOf,
 	useFastClock,
+	waitUntil,
 } from './helpers';
 import { loadOptions as loadEditorOptions } from '../helpers/editor';
+import { settles, startRun } from '../helpers/run';
 
 const ROOM = 'Interior Design_Interior Scene_';
 const START_BALANCE = 1000;
@@ -46,12 +48,13 @@ beforeEach(() => service.reset());
 
 const sample = (name: string) => sampleUrl(service, name);
 
-async function run(
+/** A create of `resource` on the local service, its result downloaded. */
+function createOn(
 	resource: string,
 	parameters: IDataObject,
-	more: Partial<Parameters<typeof runNode>[0]> = {},
-) {
-	return await runNode({
+	more: Partial<RunOptions> = {},
+): RunOptions {
+	return {
 		node: 'idealHouse',
 		credentials: credentialsFor(service),
 		parameters: {
@@ -61,7 +64,11 @@ async function run(
 			...parameters,
 		},
 		...more,
-	});
+	};
+}
+
+async function run(resource: string, parameters: IDataObject, more: Partial<RunOptions> = {}) {
+	return await runNode(createOn(resource, parameters, more));
 }
 
 /** The editor's option list `method` for a create of `resource`, loaded from the local service. */
@@ -708,14 +715,18 @@ describe('Continue on Fail, Stop and the tool variant on the service', () => {
 	test('Stop while waiting: the error names the task the service is running', async () => {
 		service.configure({ taskDurationMs: 600_000 });
 
-		const started = Date.now();
-		const { items, error } = await run(
-			'homeDecor',
-			{ imageUrl: sample('tiny.png'), modelType: 'Pro' },
-			{ cancelAfterMs: 1000 },
+		const started = startRun(
+			createOn('homeDecor', { imageUrl: sample('tiny.png'), modelType: 'Pro' }),
+		);
+		// Stop is pressed once the node is waiting: its first status check has reached the service.
+		const polls = () => service.stats().requests.byEndpoint['homeDecor.result']?.total ?? 0;
+		await waitUntil(() => polls() > 0, 'the first status check of the task');
+		started.stop();
+		const { items, error } = await settles(
+			started.result,
+			'the run ends on Stop while the task runs',
 		);
 
-		expect(Date.now() - started).toBeLessThan(5000);
 		const [task] = tasksOf(service);
 		expect(task.cost).toBe(10);
 		expect(items).toEqual([]);
