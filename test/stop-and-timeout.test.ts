@@ -7,7 +7,7 @@
  * pressed at a chosen moment, and request time limits run out when the test says. Stop while
  * polling is in waiting.test.ts.
  */
-import { runNode } from '../dev/harness/engine';
+import { runNode, type RunOptions } from '../dev/harness/engine';
 import { limits } from '../nodes/shared/basics/limits';
 import {
 	API_KEY,
@@ -19,11 +19,25 @@ import {
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
-import { hold, sendJson } from './helpers/local-server';
+import { hold, sendJson, type LocalServer } from './helpers/local-server';
 import { downloadResult, enhance } from './helpers/params';
 import { settles, startRun } from './helpers/run';
 
 const { server } = eachTestOnAFreshWire();
+
+/** Photo Enhancer run against the local `service`. */
+function enhanceOn(
+	service: LocalServer,
+	parameters: Record<string, unknown>,
+	more: Partial<RunOptions> = {},
+): RunOptions {
+	return {
+		node: 'photoEnhancer',
+		parameters,
+		credentials: { apiKey: API_KEY, baseUrl: service.url },
+		...more,
+	};
+}
 
 beforeEach(allowLoopback);
 
@@ -35,11 +49,7 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 			run.stop();
 		});
 
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: enhance(),
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const run = startRun(enhanceOn(service, enhance()));
 		const { error } = await settles(
 			run.result,
 			'the run ends on Stop while its create is unanswered',
@@ -59,11 +69,7 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 			run.stop();
 		});
 
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: enhance(),
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const run = startRun(enhanceOn(service, enhance()));
 		const { error } = await settles(
 			run.result,
 			'the run ends on Stop while its status check is unanswered',
@@ -83,11 +89,7 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 		// The backoff is a wait on the fake clock that only Stop ends; Stop is pressed as it begins.
 		stopDuringWait(0, () => run.stop());
 
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: enhance(),
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const run = startRun(enhanceOn(service, enhance()));
 		const { error } = await settles(run.result, 'the run ends on Stop during the backoff');
 
 		// The one wait is the backoff the Retry-After asked for, and it never ran its course.
@@ -100,12 +102,13 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 		const service = await server((_req, res) => sendJson(res, created('9')));
 		stopDuringWait(0, () => run.stop());
 
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: enhance({ waitForCompletion: false, options: { maxRequestsPerSecond: 0.1 } }),
-			items: [{ json: {} }, { json: {} }],
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const run = startRun(
+			enhanceOn(
+				service,
+				enhance({ waitForCompletion: false, options: { maxRequestsPerSecond: 0.1 } }),
+				{ items: [{ json: {} }, { json: {} }] },
+			),
+		);
 		const { error } = await settles(
 			run.result,
 			'the run ends on Stop while the second item waits for its slot',
@@ -134,11 +137,7 @@ describe('Stop during a download', () => {
 				);
 		});
 
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: downloadResult('61'),
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const run = startRun(enhanceOn(service, downloadResult('61')));
 		const { error } = await settles(run.result, 'the run ends on Stop while the file is unsent');
 		await settles(service.seen.at(-1)!.closed, 'the download is dropped');
 
@@ -159,11 +158,7 @@ describe('every request has a time limit, and Timeout bounds the whole wait', ()
 		const started = clock.now;
 
 		const { error } = await settles(
-			runNode({
-				node: 'photoEnhancer',
-				parameters: enhance({ options: { timeout: 2 } }),
-				credentials: { apiKey: API_KEY, baseUrl: service.url },
-			}),
+			runNode(enhanceOn(service, enhance({ options: { timeout: 2 } }))),
 			'the run ends although its status check is never answered',
 		);
 
@@ -185,11 +180,7 @@ describe('every request has a time limit, and Timeout bounds the whole wait', ()
 		const started = clock.now;
 
 		const { error } = await settles(
-			runNode({
-				node: 'photoEnhancer',
-				parameters: enhance(),
-				credentials: { apiKey: API_KEY, baseUrl: service.url },
-			}),
+			runNode(enhanceOn(service, enhance())),
 			'the run ends although its create is never answered',
 		);
 
