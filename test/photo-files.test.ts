@@ -25,7 +25,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
-import { settles, startRun } from './helpers/run';
+import { runStoppedInWait, settles, startRun } from './helpers/run';
 import {
 	STORAGE_REGION,
 	STORAGE_SECRET,
@@ -597,16 +597,16 @@ describe('how long the object lives', () => {
 			.query(true)
 			.times(1000)
 			.reply(200, taskResponse('53', { status: 'Processing' }));
-		const { clock } = await import('../nodes/shared/basics/clock');
-		clock.sleep = async (ms: number, signal?: AbortSignal) => await sleep(Math.min(ms, 20), signal);
-
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-			cancelAfterMs: 400,
-		});
+		// Stop is pressed as the wait after the second status check begins.
+		const { error } = await runStoppedInWait(
+			{
+				node: 'objectRemover',
+				parameters: remove(),
+				items: [fileItem({ photo: JPEG })],
+				storageCredentials: storage.credentials,
+			},
+			2,
+		);
 
 		expect(error?.message).toMatch(/stopped/i);
 		await settled(() => deletes().length, 1);
