@@ -15,7 +15,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
-import { enhance } from './helpers/params';
+import { enhance, remove } from './helpers/params';
 import { answerAnyRequest } from './helpers/refusals';
 
 beforeEach(resetWire);
@@ -90,7 +90,7 @@ describe('the credential', () => {
 	test('refuses to send the key over plain http to another host', async () => {
 		const { error, run } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/room.jpg' },
+			parameters: remove(),
 			credentials: { apiKey: API_KEY, baseUrl: 'http://api.ideal.house' },
 		});
 

@@ -34,7 +34,7 @@ import {
 } from './helpers/api';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 import { eachTestOnAFreshWire } from './helpers/journey';
-import { enhance } from './helpers/params';
+import { enhance, remove } from './helpers/params';
 
 const { loggedInFile } = eachTestOnAFreshWire();
 
@@ -421,7 +421,7 @@ describe('a create is retried only when the task certainly was not created', () 
 
 		const { error } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/a.jpg' },
+			parameters: remove(),
 		});
 
 		expect(error?.message).toBe('Ideal House answered HTTP 429: Too Many Requests');

@@ -14,14 +14,10 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { ROOM_PHOTO, remove } from './helpers/params';
 import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
-const PHOTO = 'https://photos.example.com/listing/bedroom.jpg';
-const remove = (parameters: Record<string, unknown> = {}) => ({
-	operation: 'remove',
-	imageUrl: PHOTO,
-	...parameters,
-});
+const PHOTO = ROOM_PHOTO;
 const pngItem = (property = 'data') => ({
 	json: {},
 	binary: {
@@ -427,13 +423,11 @@ describe('careless input is refused before anything is sent', () => {
 	test('a mask URL with a line break is refused', async () => {
 		const { error } = await runNode({
 			node: 'objectRemover',
-			parameters: {
-				operation: 'remove',
-				imageUrl: 'https://photos.example.com/a.jpg',
+			parameters: remove({
 				emptyType: 'single_furniture',
 				maskSource: 'url',
 				maskUrl: 'https://photos.example.com/m.png\nhttps://photos.example.com/n.png',
-			},
+			}),
 		});
 
 		expect(error?.message).toMatch(/^Mask URL holds a line break/);

@@ -19,7 +19,7 @@ import {
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { sendJson } from './helpers/local-server';
-import { enhance } from './helpers/params';
+import { enhance, remove } from './helpers/params';
 
 const { server } = eachTestOnAFreshWire();
 
@@ -150,13 +150,11 @@ describe('names like __proto__ are plain names', () => {
 		async (property) => {
 			const { error } = await runNode({
 				node: 'objectRemover',
-				parameters: {
-					operation: 'remove',
-					imageUrl: 'https://photos.example.com/a.jpg',
+				parameters: remove({
 					emptyType: 'single_furniture',
 					maskSource: 'binary',
 					maskBinaryProperty: property,
-				},
+				}),
 			});
 
 			expect(error?.message).toBe(

@@ -19,7 +19,7 @@ import {
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
-import { enhance } from './helpers/params';
+import { enhance, remove } from './helpers/params';
 import { runStoppedInWait } from './helpers/run';
 
 eachTestOnAFreshWire();
@@ -225,7 +225,7 @@ describe('what a task cost, and timeouts', () => {
 
 		const { items } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/a.jpg' },
+			parameters: remove(),
 			onError: 'continueErrorOutput',
 		});
 
@@ -242,7 +242,7 @@ describe('what a task cost, and timeouts', () => {
 
 		const { errorItems } = await runNode({
 			node: 'objectRemover',
-			parameters: { operation: 'remove', imageUrl: 'https://photos.example.com/a.jpg' },
+			parameters: remove(),
 			onError: 'continueErrorOutput',
 		});
 
