@@ -2,12 +2,7 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { PE, api, clock, created, requestsTo, resetWire, taskResponse } from './helpers/api';
-
-const enhance = {
-	operation: 'enhance',
-	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
-	presetId: 'sky-replacement-sunset-sky',
-};
+import { enhance } from './helpers/params';
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());
@@ -24,7 +19,7 @@ describe('polls go where the results are', () => {
 			.query({ taskId: '81' })
 			.reply(200, taskResponse('81'));
 
-		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance });
+		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -47,7 +42,7 @@ describe('polls go where the results are', () => {
 			.query(true)
 			.reply(200, taskResponse('82'));
 
-		await runNode({ node: 'photoEnhancer', parameters: enhance });
+		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
 		// It started some time after the 4 s poll, so 20 % at 8 s does not give its pace yet.
 		expect(clock.sleeps).toEqual([4000, 4000, 4000]);
@@ -70,7 +65,7 @@ describe('polls go where the results are', () => {
 			.query(true)
 			.reply(200, taskResponse('83'));
 
-		await runNode({ node: 'photoEnhancer', parameters: enhance });
+		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
 		// 95 % right after 0 % says nothing about the pace: every 4 s, as a plain poller.
 		expect(clock.sleeps).toEqual([4000, 4000, 4000, 4000]);
@@ -90,7 +85,7 @@ describe('polls go where the results are', () => {
 
 		await runNode({
 			node: 'photoEnhancer',
-			parameters: { ...enhance, options: { pollInterval: 5 } },
+			parameters: enhance({ options: { pollInterval: 5 } }),
 		});
 
 		expect(clock.sleeps).toEqual([5000, 5000, 5000]);

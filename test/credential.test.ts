@@ -1,8 +1,22 @@
 import nock from 'nock';
 
 import { IdealHouseApi } from '../credentials/IdealHouseApi.credentials';
-import { runCredentialTest } from '../dev/harness/engine';
-import { PE, api, envelope, recorded, resetWire } from './helpers/api';
+import { runCredentialTest, runNode } from '../dev/harness/engine';
+import {
+	API_KEY,
+	BASE,
+	BIG_ID,
+	OR,
+	PE,
+	api,
+	created,
+	envelope,
+	recorded,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
+import { enhance, remove } from './helpers/params';
+import { answerAnyRequest } from './helpers/refusals';
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());
@@ -67,5 +81,91 @@ describe('the Ideal House API credential', () => {
 		expect(result.message).toMatch(/must start with https:\/\//);
 		expect(result.message).not.toContain('secret-key');
 		expect(recorded).toEqual([]);
+	});
+});
+
+describe('the credential', () => {
+	beforeEach(answerAnyRequest);
+
+	test('refuses to send the key over plain http to another host', async () => {
+		const { error, run } = await runNode({
+			node: 'objectRemover',
+			parameters: remove(),
+			credentials: { apiKey: API_KEY, baseUrl: 'http://api.ideal.house' },
+		});
+
+		expect(error?.message).toContain('must start with https://');
+		expect(recorded).toEqual([]);
+		expect(JSON.stringify(run)).not.toContain(API_KEY);
+	});
+
+	test('allows plain http to a local test service, and sends the key in the APIKEY header', async () => {
+		nock('http://127.0.0.1:8787')
+			.post(OR.create)
+			.reply(200, function () {
+				expect(this.req.headers.apikey).toBe('local-dev-key');
+				return created('3');
+			});
+
+		const { items, error } = await runNode({
+			node: 'objectRemover',
+			parameters: {
+				operation: 'remove',
+				imageUrl: 'https://photos.example.com/room.jpg',
+				waitForCompletion: false,
+			},
+			credentials: { apiKey: 'local-dev-key', baseUrl: 'http://127.0.0.1:8787/' },
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ id: '3', status: 'Unprocessed', creditsCharged: 1 });
+	});
+
+	test('works with a base URL written with a trailing slash', async () => {
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '1' },
+			credentials: { apiKey: API_KEY, baseUrl: `${BASE}/` },
+		});
+
+		expect(items[0].json.id).toBe('1');
+		expect(recorded[0].path).toBe(PE.result);
+	});
+});
+
+describe('the base URL as users paste it', () => {
+	test.each([
+		'  https://api.ideal.house  ',
+		'https://api.ideal.house/ \n',
+		'\thttps://api.ideal.house//',
+	])('%j is used trimmed, for the create and the status checks', async (baseUrl) => {
+		api()
+			.post(PE.create)
+			.reply(200, created(BIG_ID))
+			.get(PE.result)
+			.query(true)
+			.reply(200, taskResponse(BIG_ID));
+
+		const { error, items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(),
+			credentials: { apiKey: API_KEY, baseUrl },
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.id).toBe(BIG_ID);
+		expect(recorded.map((request) => request.path)).toEqual([PE.create, PE.result]);
+	});
+
+	test('a base URL that is not an address fails naming the credential field, and sends nothing', async () => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance(),
+			credentials: { apiKey: API_KEY, baseUrl: 'api.ideal.house' },
+		});
+
+		expect(`${error?.message} ${error?.description ?? ''}`).toMatch(/Base URL/);
+		expect(`${error?.message} ${error?.description ?? ''}`).toMatch(/Ideal House API/);
+		expect(recorded).toHaveLength(0);
 	});
 });

@@ -28,6 +28,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { enhance } from './helpers/params';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const photos = (count: number) =>
@@ -35,15 +36,16 @@ const photos = (count: number) =>
 		json: { url: `https://photos.example.com/listing/${index}.jpg` },
 	}));
 
-const enhance = (options: Record<string, unknown>, parameters: Record<string, unknown> = {}) => ({
-	operation: 'enhance',
-	imageUrl: '={{ $json.url }}',
-	presetId: 'image-optimization-mls-photo-enhancement',
-	imageSize: '2K',
-	waitForCompletion: false,
-	options,
-	...parameters,
-});
+/** Photo Enhancer on each item's own photo at 2K, not waiting, with the guardrail `options`. */
+const enhanceEach = (options: Record<string, unknown>, parameters: Record<string, unknown> = {}) =>
+	enhance({
+		imageUrl: '={{ $json.url }}',
+		presetId: 'image-optimization-mls-photo-enhancement',
+		imageSize: '2K',
+		waitForCompletion: false,
+		options,
+		...parameters,
+	});
 
 const body = (index: number) => ({
 	imageUrl: `https://photos.example.com/listing/${index}.jpg`,
@@ -75,7 +77,7 @@ describe('Credit Limit', () => {
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 25 }),
+			parameters: enhanceEach({ creditLimit: 25 }),
 			items: photos(4),
 			onError: 'continueRegularOutput',
 		});
@@ -128,7 +130,7 @@ describe('Credit Limit', () => {
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 10 }),
+			parameters: enhanceEach({ creditLimit: 10 }),
 			items: photos(2),
 		});
 
@@ -156,7 +158,7 @@ describe('Credit Limit', () => {
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 95 }),
+			parameters: enhanceEach({ creditLimit: 95 }),
 			items: photos(50),
 			onError: 'continueRegularOutput',
 		});
@@ -183,7 +185,7 @@ describe('Credit Limit', () => {
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 10, maxRequestsPerSecond: 1 }),
+			parameters: enhanceEach({ creditLimit: 10, maxRequestsPerSecond: 1 }),
 			items: photos(3),
 			onError: 'continueRegularOutput',
 		});
@@ -291,7 +293,7 @@ describe('Credit Limit', () => {
 	test('a limit that is not a number of 0 or more is a field error; nothing is sent', async () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: '={{ -5 }}' }),
+			parameters: enhanceEach({ creditLimit: '={{ -5 }}' }),
 			items: photos(1),
 			onError: 'continueRegularOutput',
 		});
@@ -311,12 +313,12 @@ describe('Credit Limit', () => {
 
 		const first = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 10 }),
+			parameters: enhanceEach({ creditLimit: 10 }),
 			items: photos(1),
 		});
 		const second = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ creditLimit: 10 }),
+			parameters: enhanceEach({ creditLimit: 10 }),
 			items: photos(1),
 		});
 
@@ -375,7 +377,7 @@ describe('Preview', () => {
 	test('Photo Enhancer: the exact create of every item and its price', async () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ preview: true }, { waitForCompletion: true }),
+			parameters: enhanceEach({ preview: true }, { waitForCompletion: true }),
 			items: photos(2),
 		});
 
@@ -509,7 +511,7 @@ describe('Preview', () => {
 	test('items are checked as a real run checks them: a bad field, and the Credit Limit', async () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ preview: true, creditLimit: 20 }),
+			parameters: enhanceEach({ preview: true, creditLimit: 20 }),
 			items: [...photos(1), { json: { url: 'not a url' } }, ...photos(3).slice(1)],
 			onError: 'continueRegularOutput',
 		});
@@ -525,7 +527,7 @@ describe('Preview', () => {
 	test('the API key is never in it, even where a user pasted it into a field', async () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ preview: true }, { prompt: `key ${API_KEY} here` }),
+			parameters: enhanceEach({ preview: true }, { prompt: `key ${API_KEY} here` }),
 			items: photos(1),
 		});
 
@@ -552,7 +554,7 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ maxRequestsPerSecond: 1 }),
+			parameters: enhanceEach({ maxRequestsPerSecond: 1 }),
 			items: photos(4),
 			onError: 'continueRegularOutput',
 		});
@@ -585,13 +587,13 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 
 		const first = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ maxRequestsPerSecond: 1, creditLimit: 10 }),
+			parameters: enhanceEach({ maxRequestsPerSecond: 1, creditLimit: 10 }),
 			items: photos(2),
 			onError: 'continueRegularOutput',
 		});
 		const next = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ maxRequestsPerSecond: 1, creditLimit: 10 }),
+			parameters: enhanceEach({ maxRequestsPerSecond: 1, creditLimit: 10 }),
 			items: photos(1),
 		});
 
@@ -613,7 +615,7 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
-			parameters: enhance({ maxRequestsPerSecond: 1 }, { waitForCompletion: true }),
+			parameters: enhanceEach({ maxRequestsPerSecond: 1 }, { waitForCompletion: true }),
 			items: photos(3),
 			onError: 'continueRegularOutput',
 		});

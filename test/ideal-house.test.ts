@@ -1,30 +1,20 @@
 /**
  * The Ideal House AI node in n8n's engine, with nock on the wire: for every API it offers, the
  * exact request it sends (and the inputs it refuses before anything is sent or charged), what
- * each task costs by model type, every result file of a task brought back as binary data, the
- * option lists loaded in the editor, Continue on Fail, Stop, the tool variant an AI agent uses,
- * and an API added to the node as a row of data and a description, with no engine change.
+ * each task costs by model type, every result file of a task brought back as binary data,
+ * Continue on Fail, Stop, and an API added to the node as a row of data and a description, with
+ * no engine change. The option lists loaded in the editor are in ideal-house-styles.test.ts, the
+ * node as an AI agent's tool in tool-mode.test.ts.
  */
 import nock from 'nock';
-import { LoadOptionsContext } from 'n8n-core';
-import type {
-	IExecuteFunctions,
-	INode,
-	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypes,
-	IWorkflowExecuteAdditionalData,
-} from 'n8n-workflow';
-import { NodeHelpers, Workflow, sleep } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { createBodyCheck } from '../nodes/shared/engine/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import {
 	authenticationField,
 	commonDescription,
@@ -35,10 +25,8 @@ import {
 } from '../nodes/shared/descriptions/fields';
 import { createTaskRouting } from '../nodes/shared/engine/request-cycle';
 import { gradientPng } from '../service/png.ts';
-import { PACKAGE, TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
+import { TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
 import {
-	API_KEY,
-	BASE,
 	BIG_ID,
 	TINY_PNG,
 	api,
@@ -49,87 +37,22 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
-
-const PHOTO = 'https://photos.example.com/listing/room.jpg';
-const REFERENCE = 'https://photos.example.com/inspiration/ref.jpg';
-const ROOM = 'Interior Design_Interior Scene_';
-const CDN = 'https://cdn.ideal.house';
-
-/** The APIs the node lists with fields of their own, each checked here. */
-const LISTED = [
-	'virtualStaging',
-	'exteriorRenovator',
-	'landscaping',
-	'interiorRemodel',
-	'changeFurniture',
-	'homeDecor',
-	'magicEditor',
-	'planVisualizer',
-];
-/** An API the node does not list, called through `custom`: its price is not known. */
-const UNLISTED = 'imageToVideo';
-
-const paths = (name: string) => ({
-	create: `/api/v1/${name}/generate`,
-	result: `/api/v1/${name}/result`,
-});
-
-const create = (resource: string, parameters: Record<string, unknown> = {}) => ({
-	resource,
-	operation: 'create',
-	imageUrl: PHOTO,
-	...parameters,
-});
-
-/** The create answered with `id`, one Processing poll, then the final state. */
-function answerTask(
-	name: string,
-	id: string,
-	final: { status?: string; output?: object | null; input?: object } = {},
-): void {
-	const { create: createPath, result } = paths(name);
-	const status = final.status ?? 'Success';
-	api()
-		.post(createPath)
-		.reply(200, created(id))
-		.get(result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: 'Processing', percentage: 40 }))
-		.get(result)
-		.query({ taskId: id })
-		.reply(
-			200,
-			taskResponse(id, {
-				status,
-				input: final.input ?? {},
-				output:
-					final.output !== undefined
-						? final.output
-						: status === 'Success'
-							? { resultUrl: `${CDN}/r/${id}.png`, width: 1600, height: 1200 }
-							: null,
-			}),
-		);
-}
-
-/** A create answered with `id` and nothing more (Wait for Completion off). */
-function answerCreate(name: string, id: string): void {
-	api().post(paths(name).create).reply(200, created(id));
-}
-
-/** The one create a test expects, and the polls of its task. */
-function expectCreateThenPolls(name: string, id: string, polls = 2): void {
-	const { create: createPath, result } = paths(name);
-	expect(recorded.map(({ method, path }) => `${method} ${path}`)).toEqual([
-		`POST ${createPath}`,
-		...Array<string>(polls).fill(`GET ${result}`),
-	]);
-	expect(recorded[0].headers.apikey).toBe(API_KEY);
-	expect(recorded[0].headers['content-type']).toBe('application/json');
-	expect(recorded.slice(1).map((request) => request.query)).toEqual(
-		Array(polls).fill({ taskId: id }),
-	);
-}
+import {
+	PHOTO,
+	REFERENCE,
+	ROOM,
+	CDN,
+	LISTED,
+	UNLISTED,
+	paths,
+	create,
+	answerTask,
+	answerCreate,
+	expectCreateThenPolls,
+	asTool,
+} from './helpers/ideal-house';
+import { loadOptions } from './helpers/editor';
+import { runStoppedInWait } from './helpers/run';
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());
@@ -1018,8 +941,6 @@ describe('the error output', () => {
 
 describe('Stop', () => {
 	test('while waiting for a task, the error names the task', async () => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 		api()
 			.post(paths('homeDecor').create)
 			.reply(200, created(BIG_ID))
@@ -1028,14 +949,12 @@ describe('Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
 
-		const started = Date.now();
-		const { error, items } = await runNode({
-			node: 'idealHouse',
-			parameters: create('homeDecor', { modelType: 'Pro' }),
-			cancelAfterMs: 800,
-		});
+		// Stop is pressed as the wait after the second status check begins.
+		const { error, items } = await runStoppedInWait(
+			{ node: 'idealHouse', parameters: create('homeDecor', { modelType: 'Pro' }) },
+			2,
+		);
 
-		expect(Date.now() - started).toBeLessThan(3000);
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(`Execution stopped while waiting for task ${BIG_ID}`);
 		// One create, then only status checks of that task, and none once stopped.
@@ -1048,8 +967,6 @@ describe('Stop', () => {
 	});
 
 	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 		api()
 			.post(paths('landscaping').create)
 			.reply(200, created('91'))
@@ -1058,12 +975,14 @@ describe('Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse('91', { status: 'Unprocessed', waitNumber: 3 }));
 
-		const { error, items, run } = await runNode({
-			node: 'idealHouse',
-			parameters: create('landscaping', { modelType: 'Flash' }),
-			onError: 'continueRegularOutput',
-			cancelAfterMs: 800,
-		});
+		const { error, items, run } = await runStoppedInWait(
+			{
+				node: 'idealHouse',
+				parameters: create('landscaping', { modelType: 'Flash' }),
+				onError: 'continueRegularOutput',
+			},
+			2,
+		);
 
 		expect(run.status).toBe('canceled');
 		expect(error?.message).toBe('The execution was cancelled manually');
@@ -1084,12 +1003,6 @@ describe('Stop', () => {
 		await quietAfterStop(() => recorded.length);
 	});
 });
-
-/** What n8n's tool generation does to the name; the rest of the description is the node's own. */
-function asTool(nodeType: INodeType): INodeType {
-	const description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
-	return { ...nodeType, description } as INodeType;
-}
 
 describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	const tool = asTool(new IdealHouse());
@@ -1178,8 +1091,6 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	);
 
 	test.each(EACH)('%s on Stop: the error names the task', async (resource, parameters, name) => {
-		nodeClock.now = () => Date.now();
-		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 40), signal);
 		api()
 			.post(paths(name).create)
 			.reply(200, created('103'))
@@ -1188,418 +1099,14 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 			.times(1000)
 			.reply(200, taskResponse('103', { status: 'Processing', percentage: 10 }));
 
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: create(resource, parameters),
-			cancelAfterMs: 800,
-		});
+		const { items, error } = await runStoppedInWait(
+			{ node: 'idealHouse', parameters: create(resource, parameters) },
+			2,
+		);
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('Execution stopped while waiting for task 103');
 		await quietAfterStop(() => recorded.length);
-	});
-});
-
-describe('as a tool for an AI agent', () => {
-	const tool = asTool(new IdealHouse());
-
-	test('each resource tells the model its price in the tool description', () => {
-		const fill = (resource: string) =>
-			NodeHelpers.getNodeParameters(
-				tool.description.properties,
-				{ resource, operation: 'create' },
-				true,
-				false,
-				{ typeVersion: 1 } as never,
-				tool.description,
-			)?.toolDescription;
-
-		expect(fill('landscaping')).toMatch(
-			/Cost: Flash 1, Base 3 \(default\), Pro 10 credits per task by model type, refunded/,
-		);
-		expect(fill('homeDecor')).toMatch(/Cost: Base 3 \(default\), Pro 10 credits per task/);
-		expect(fill('virtualStaging')).toMatch(/Cost: 1 credit per task/);
-		expect(fill('custom')).toMatch(/creditsCharged is null/);
-		expect(
-			NodeHelpers.getNodeParameters(
-				new IdealHouse().description.properties,
-				{ resource: 'landscaping', operation: 'create' },
-				true,
-				false,
-				{ typeVersion: 1 } as never,
-				new IdealHouse().description,
-			),
-		).not.toHaveProperty('toolDescription');
-	});
-
-	test('a finished task comes back as compact JSON, priced by its model type', async () => {
-		answerTask('magicEditor', BIG_ID, {
-			input: { imageUrl: PHOTO, prompt: 'Remove the car', modelType: 'Pro' },
-		});
-
-		const { items, error } = await runNode({
-			node: tool,
-			parameters: create('magicEditor', { prompt: 'Remove the car', modelType: 'Pro' }),
-		});
-
-		expect(error).toBeUndefined();
-		expect(recorded[0].body).toEqual({
-			imageUrl: PHOTO,
-			prompt: 'Remove the car',
-			modelType: 'Pro',
-		});
-		expect(items).toEqual([
-			{
-				json: {
-					id: BIG_ID,
-					status: 'Success',
-					resultUrl: `${CDN}/r/${BIG_ID}.png`,
-					width: 1600,
-					height: 1200,
-					creditsCharged: 10,
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
-	});
-
-	test('a task with several files lists them all for the model', async () => {
-		const urls = [1, 2, 3].map((n) => `${CDN}/results/62-${n}.png`);
-		answerTask('housePlan', '62', {
-			output: { resultUrl: urls[0], width: 1920, height: 1080, resultList: urls },
-		});
-
-		const { items } = await runNode({
-			node: tool,
-			parameters: {
-				resource: 'custom',
-				operation: 'create',
-				apiName: 'housePlan',
-				extraBody: '{"stories": 1}',
-			},
-		});
-
-		expect(items[0].json).toEqual({
-			id: '62',
-			status: 'Success',
-			resultUrl: urls[0],
-			width: 1920,
-			height: 1080,
-			creditsCharged: null,
-			resultList: urls,
-		});
-	});
-
-	test('a refused input tells the model what to do in the message', async () => {
-		const { error } = await runNode({
-			node: tool,
-			parameters: create('magicEditor', { modelType: 'Base' }),
-		});
-
-		expect(recorded).toEqual([]);
-		expect(error?.message).toBe(
-			'Prompt is required with the Base model [item 0]. Write what to change, or choose Flash or Pro.',
-		);
-	});
-});
-
-/**
- * The editor's option lists: the node's own loader method, called as n8n calls it when a
- * dropdown opens, on n8n-core's LoadOptionsContext with the harness's credentials helper.
- */
-let harnessData: IWorkflowExecuteAdditionalData | undefined;
-
-async function editorData(): Promise<IWorkflowExecuteAdditionalData> {
-	if (!harnessData) {
-		// The additional data the harness gives a node (with its credentials helper), as it gives it.
-		const probe: INodeType = {
-			description: {
-				...commonDescription,
-				displayName: 'Probe',
-				name: 'probe',
-				description: '',
-				defaults: {},
-				properties: [],
-			},
-			async execute(this: IExecuteFunctions) {
-				harnessData = (this as unknown as { additionalData: IWorkflowExecuteAdditionalData })
-					.additionalData;
-				return [[]];
-			},
-		};
-		await runNode({ node: probe, parameters: {} });
-	}
-	return harnessData!;
-}
-
-async function loadOptions(
-	method: string,
-	parameters: INodeParameters,
-	credentials = TEST_CREDENTIALS,
-	nodeType: INodeType = new IdealHouse(),
-): Promise<INodePropertyOptions[]> {
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: `${PACKAGE}.${nodeType.description.name}`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
-	};
-	const nodeTypes = {
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-		getKnownTypes: () => ({}),
-	} as unknown as INodeTypes;
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const base = await editorData();
-	const additionalData = {
-		...base,
-		// As the editor holds them: with every default, hidden ones included.
-		currentNodeParameters: NodeHelpers.getNodeParameters(
-			nodeType.description.properties,
-			parameters,
-			true,
-			false,
-			node,
-			nodeType.description,
-		)!,
-		// The harness's helper, holding the credential under test.
-		credentialsHelper: new (base.credentialsHelper.constructor as new (
-			data: typeof credentials,
-		) => IWorkflowExecuteAdditionalData['credentialsHelper'])(credentials),
-	} as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-	return await nodeType.methods!.loadOptions![method].call(context);
-}
-
-const SERVICE_DEFAULT = {
-	name: 'Service Default',
-	value: '',
-	description: 'Send no ID: the service chooses',
-};
-
-describe('option lists loaded in the editor', () => {
-	const STYLES = '/api/v1/style/change_furniture/getStyles';
-	const option = (en: string, id: string) => ({
-		name: { en, zh: '中文' },
-		id,
-		url: `${CDN}/styles/${id}.png`,
-	});
-
-	test('the node has one loader per loaded field, each named after its style key and group', () => {
-		const methods = new IdealHouse().description.properties
-			.map((property: INodeProperties) => property.typeOptions?.loadOptionsMethod)
-			.filter(Boolean);
-		expect(Object.keys(new IdealHouse().methods.loadOptions).sort()).toEqual(
-			[...new Set(methods)].sort(),
-		);
-		expect(methods).toEqual(
-			expect.arrayContaining([
-				'styles__landscaping__gardenStyle',
-				'styles__landscaping__elements',
-				'styles__interoir_remodel__roomType',
-				'styles__change_furniture__elements',
-				'styles__home_decor_ideas__decorStyle',
-				'styles__ai_plan_visualizer__view',
-			]),
-		);
-	});
-
-	test('a group named by its name beside another text field (such as its selection type)', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify([
-						{ type: 'single', name: 'roomType', options: [option('Living Room', 'r1')] },
-						{
-							type: 'multiple',
-							name: 'elements',
-							options: [option('Sofa', 'e1'), option('Rug', 'e2')],
-						},
-					]),
-				),
-			);
-
-		const options = await loadOptions('styles__change_furniture__elements', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
-
-		expect(options.map(({ name, value }) => ({ name, value }))).toEqual([
-			{ name: 'Sofa', value: 'e1' },
-			{ name: 'Rug', value: 'e2' },
-		]);
-	});
-
-	test('a group in another nesting and with names in a list of languages', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({
-						groups: [
-							{
-								groupName: 'style',
-								list: [
-									{
-										name: [
-											{ lang: 'zh', value: '北欧风' },
-											{ lang: 'en', value: 'Scandinavian' },
-										],
-										id: 's1',
-									},
-									{ name: 'Japandi', id: 7 },
-								],
-							},
-						],
-					}),
-				),
-			);
-
-		const options = await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
-
-		expect(options).toEqual([
-			SERVICE_DEFAULT,
-			{ name: 'Scandinavian', value: 's1' },
-			{ name: 'Japandi', value: '7' },
-		]);
-		expect(recorded).toHaveLength(1);
-		expect(recorded[0]).toMatchObject({ method: 'GET', path: STYLES });
-		expect(recorded[0].headers.apikey).toBe(API_KEY);
-	});
-
-	test('the English name and the id of each option, with its preview', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({ roomType: [option('Living Room', 'a1'), option('Bedroom', 'b2')] }),
-				),
-			);
-
-		const options = await loadOptions('styles__change_furniture__roomType', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
-
-		// A single choice starts with the entry that sends nothing, so that the empty default is listed.
-		expect(options).toEqual([
-			SERVICE_DEFAULT,
-			{ name: 'Living Room', value: 'a1' },
-			{ name: 'Bedroom', value: 'b2' },
-		]);
-	});
-
-	test('a group the answer does not hold is a clear error naming the groups it found', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({
-						categories: [option('Sofa', 'x1')],
-						rooms: { items: [option('Living Room', 'x2')] },
-					}),
-				),
-			);
-
-		await expect(
-			loadOptions('styles__change_furniture__elements', {
-				resource: 'changeFurniture',
-				operation: 'create',
-			}),
-		).rejects.toThrow(
-			'No group "elements" in the change_furniture options (found: categories, rooms)',
-		);
-	});
-
-	test('a long or untidy answer: ids once, entries without one dropped, names cut, at most 500', async () => {
-		const many = Array.from({ length: 1200 }, (_, i) => option(`Room ${i}`, `r${i}`));
-		const untidy = [
-			{ name: { en: 'No id' }, url: `${CDN}/styles/none.png` },
-			option('Blank id', '  '),
-			option('First a1', 'a1'),
-			option('Again a1', 'a1'),
-			option('x'.repeat(300), 'long'),
-			...many,
-		];
-		api()
-			.get(STYLES)
-			.reply(200, envelope(JSON.stringify({ roomType: untidy })));
-
-		const options = await loadOptions('styles__change_furniture__roomType', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
-
-		expect(options).toHaveLength(1 + 500);
-		expect(options.slice(0, 4)).toEqual([
-			SERVICE_DEFAULT,
-			{ name: 'First a1', value: 'a1' },
-			{ name: `${'x'.repeat(79)}…`, value: 'long' },
-			{ name: 'Room 0', value: 'r0' },
-		]);
-		expect(options[500]).toEqual({ name: 'Room 497', value: 'r497' });
-		// No entry carries a preview address as its description.
-		expect(options.slice(1).every((entry) => entry.description === undefined)).toBe(true);
-	});
-
-	test('a group with no usable entry is an error naming the group, not an empty list', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(JSON.stringify({ roomType: [{ name: { en: 'No id' } }, { id: '' }, 'text'] })),
-			);
-
-		await expect(
-			loadOptions('styles__change_furniture__roomType', {
-				resource: 'changeFurniture',
-				operation: 'create',
-			}),
-		).rejects.toThrow(
-			'The "roomType" group of the change_furniture options has no entry with an ID (3 entries in the answer)',
-		);
-	});
-
-	test('an invalid key: the service code in the error, and the key in no message', async () => {
-		api()
-			.get(STYLES)
-			.reply(200, envelope('null', 5002, 'invalid API key'));
-
-		const failure = await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		}).catch((error: Error) => error);
-
-		expect(failure).toBeInstanceOf(Error);
-		expect((failure as Error).message).toBe(
-			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
-		);
-		expect(JSON.stringify(failure)).not.toContain(API_KEY);
-	});
-
-	test('the service out of reach: a clear error that says an ID can still be typed', async () => {
-		nock(BASE).get(STYLES).replyWithError('connect ECONNREFUSED');
-
-		const failure = (await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		}).catch((error: unknown) => error)) as Error & { description?: string };
-
-		expect(failure.message).toMatch(
-			/^Could not load the change_furniture options from Ideal House: /,
-		);
-		expect(failure.description).toMatch(/type an ID using an expression/);
 	});
 });
 

@@ -14,13 +14,10 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { ROOM_PHOTO, remove } from './helpers/params';
+import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
-const PHOTO = 'https://photos.example.com/listing/bedroom.jpg';
-const remove = (parameters: Record<string, unknown> = {}) => ({
-	operation: 'remove',
-	imageUrl: PHOTO,
-	...parameters,
-});
+const PHOTO = ROOM_PHOTO;
 const pngItem = (property = 'data') => ({
 	json: {},
 	binary: {
@@ -275,5 +272,166 @@ describe('Object Remover: results and errors', () => {
 			idsByPhoto['https://p.example.com/2.jpg'],
 			idsByPhoto['https://p.example.com/3.jpg'],
 		]);
+	});
+});
+
+describe('Object Remover refuses bad input before anything is charged', () => {
+	beforeEach(answerAnyRequest);
+
+	const single = (parameters: Record<string, unknown>) => ({
+		operation: 'remove',
+		imageUrl: 'https://photos.example.com/room.jpg',
+		emptyType: 'single_furniture',
+		...parameters,
+	});
+
+	test.each([
+		[
+			'a missing image URL',
+			{ emptyType: 'whole_house', imageUrl: '={{ $json.photo }}' },
+			'Image URL is empty [item 0]',
+		],
+		[
+			'a non-http image URL',
+			{ emptyType: 'whole_house', imageUrl: 'file:///tmp/room.jpg' },
+			'Image URL must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]',
+		],
+		[
+			'an empty mask URL',
+			{ maskSource: 'url', maskUrl: '={{ $json.mask }}' },
+			'Mask URL is empty [item 0]',
+		],
+		[
+			'an empty base64 mask',
+			{ maskSource: 'base64', maskBase64: ' ' },
+			'Mask (Base64) is empty [item 0]',
+		],
+		[
+			'base64 that is not base64',
+			{ maskSource: 'base64', maskBase64: 'this is *not* base64!' },
+			'Mask (Base64) is not valid base64 [item 0]',
+		],
+		[
+			'base64 that is not an image',
+			{ maskSource: 'base64', maskBase64: Buffer.from('hello mask').toString('base64') },
+			'Mask (Base64) is not a PNG, JPEG or WebP image [item 0]',
+		],
+		[
+			'a removal mode from an expression that does not exist',
+			{ emptyType: '={{ "half_house" }}', maskUrl: 'https://a.example.com/m.png', maskBase64: 'x' },
+			'Removal Mode must be whole_house or single_furniture (got "half_house") [item 0]',
+		],
+	])('%s', async (_name, parameters, message) => {
+		await expectRejected('objectRemover', single(parameters), message);
+	});
+
+	test('n8n itself refuses to run with the image URL left empty', async () => {
+		await expect(
+			runNode({ node: 'objectRemover', parameters: { operation: 'remove', imageUrl: '' } }),
+		).rejects.toThrow('Parameter "Image URL" is required');
+		expect(recorded).toEqual([]);
+	});
+
+	test('a removal mode given per item by expression needs no mask field filled in for Whole House items', async () => {
+		const { items } = await runNode({
+			node: 'objectRemover',
+			parameters: {
+				operation: 'remove',
+				imageUrl: 'https://p.example.com/1.jpg',
+				emptyType: '={{ $json.mode }}',
+				waitForCompletion: false,
+			},
+			items: [{ json: { mode: 'whole_house' } }, { json: { mode: 'single_furniture' } }],
+			onError: 'continueRegularOutput',
+		});
+
+		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 1 });
+		expect(items[1].json).toEqual({
+			error: 'Mask URL is empty [item 1]',
+			details: {
+				description: 'Give the address of an image the service can download (https://…).',
+			},
+		});
+		expect(recorded.map((request) => request.body)).toEqual([
+			{ imageUrl: 'https://p.example.com/1.jpg', emptyType: 'whole_house' },
+		]);
+	});
+
+	test('a refused item keeps its link to its input on the error output', async () => {
+		const { items, errorItems } = await runNode({
+			node: 'objectRemover',
+			parameters: { operation: 'remove', imageUrl: '={{ $json.url }}', waitForCompletion: false },
+			items: [{ json: { url: 'https://p.example.com/1.jpg' } }, { json: { url: 'not a url' } }],
+			onError: 'continueErrorOutput',
+		});
+
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(errorItems).toEqual([
+			{
+				json: {
+					error: 'Image URL must be an absolute http(s) URL (got "not a url") [item 1]',
+					details: { description: expect.stringContaining('full public address') },
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
+	});
+
+	test('a binary mask property that the item does not have lists the ones it has', async () => {
+		await expectRejected(
+			'objectRemover',
+			single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			'Mask Binary Property "mask" is not on the item (it has: data, photo) [item 0]',
+			[
+				{
+					json: {},
+					binary: {
+						data: { data: TINY_PNG.toString('base64'), mimeType: 'image/png' },
+						photo: { data: TINY_PNG.toString('base64'), mimeType: 'image/png' },
+					},
+				},
+			],
+		);
+	});
+
+	test('a binary mask that is not an image is refused by its bytes, whatever its declared type', async () => {
+		await expectRejected(
+			'objectRemover',
+			single({ maskSource: 'binary' }),
+			'Mask Binary Property "data" is not a PNG, JPEG or WebP image [item 0]',
+			[
+				{
+					json: {},
+					binary: {
+						data: { data: Buffer.from('%PDF-1.7 fake').toString('base64'), mimeType: 'image/png' },
+					},
+				},
+			],
+		);
+	});
+
+	test('an item without any binary data says so', async () => {
+		await expectRejected(
+			'objectRemover',
+			single({ maskSource: 'binary' }),
+			'Mask Binary Property "data" is not on the item (it has no binary data) [item 0]',
+		);
+	});
+});
+
+describe('careless input is refused before anything is sent', () => {
+	test('a mask URL with a line break is refused', async () => {
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				emptyType: 'single_furniture',
+				maskSource: 'url',
+				maskUrl: 'https://photos.example.com/m.png\nhttps://photos.example.com/n.png',
+			}),
+		});
+
+		expect(error?.message).toMatch(/^Mask URL holds a line break/);
+		expect(error?.description).toBe('Give exactly one URL here.');
+		expect(recorded).toHaveLength(0);
 	});
 });

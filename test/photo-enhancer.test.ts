@@ -13,13 +13,8 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
-
-const enhance = (parameters: Record<string, unknown> = {}) => ({
-	operation: 'enhance',
-	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
-	presetId: 'sky-replacement-sunset-sky',
-	...parameters,
-});
+import { enhance } from './helpers/params';
+import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());
@@ -387,5 +382,211 @@ describe('Photo Enhancer: result download', () => {
 		});
 		expect(items[0].binary!.enhanced.data).toBe(TINY_PNG.toString('base64'));
 		expect(items[0].json.id).toBe('77');
+	});
+});
+
+describe('Photo Enhancer refuses bad input before anything is charged', () => {
+	beforeEach(answerAnyRequest);
+
+	test.each([
+		['an empty image URL', { imageUrl: '   ' }, 'Image URL is empty [item 0]'],
+		[
+			'a relative image URL',
+			{ imageUrl: '/photos/a.jpg' },
+			'Image URL must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]',
+		],
+		[
+			'an ftp image URL',
+			{ imageUrl: 'ftp://photos.example.com/a.jpg' },
+			'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
+		],
+		[
+			'no preset and no prompt',
+			{ presetId: '', prompt: '  ' },
+			'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]',
+		],
+		[
+			'an unknown preset from an expression',
+			{ presetId: '={{ "sky-replacement-purple-sky" }}' },
+			'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
+		],
+		[
+			'a size the service does not offer',
+			{ imageSize: '={{ "8K" }}' },
+			'Image Size must be one of 512, 1K, 2K, 4K (got "8K") [item 0]',
+		],
+		[
+			'an empty list of URLs',
+			{ imageInput: 'urls', imageUrls: [] },
+			'Image URLs is empty [item 0]',
+		],
+		[
+			'one bad URL in a list',
+			{
+				imageInput: 'urls',
+				imageUrls: ['https://a.example.com/1.jpg', 'not a url'],
+				presetId: 'hdr-merge-hdr-merge',
+			},
+			'Image URLs #2 must be an absolute http(s) URL (got "not a url") [item 0]',
+		],
+	])('%s', async (_name, parameters, message) => {
+		const error = await expectRejected('photoEnhancer', enhance(parameters), message);
+		expect(error?.description).toBeTruthy();
+	});
+
+	test('names the item that is wrong and leaves the others alone under Continue on Fail', async () => {
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.url }}', waitForCompletion: false }),
+			items: [
+				{ json: { url: 'https://photos.example.com/ok.jpg' } },
+				{ json: { url: 'photos/bad.jpg' } },
+			],
+			onError: 'continueRegularOutput',
+		});
+
+		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 10 });
+		expect(items[1].json.error).toBe(
+			'Image URL must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]',
+		);
+		expect(recorded.filter((request) => request.path === PE.create)).toHaveLength(1);
+	});
+});
+
+describe('careless input is refused before anything is sent', () => {
+	test.each(['={{ null }}', '={{ undefined }}', '={{ $json.missing }}'])(
+		'an Image Size expression %s that yields nothing is a field error, not 4K',
+		async (imageSize) => {
+			const { error } = await runNode({
+				node: 'photoEnhancer',
+				parameters: enhance({ imageSize }),
+			});
+
+			expect(error?.message).toMatch(
+				/^Image Size must be one of 512, 1K, 2K, 4K \(nothing: the value is (null|undefined)\) \[item 0\]$/,
+			);
+			expect(recorded).toHaveLength(0);
+		},
+	);
+
+	test.each([
+		['a line break', 'https://photos.example.com/a.jpg\nhttps://photos.example.com/b.jpg'],
+		[
+			'a Windows line break',
+			'https://photos.example.com/a.jpg\r\nhttps://photos.example.com/b.jpg',
+		],
+		['a tab', 'https://photos.example.com/a.jpg\thttps://photos.example.com/b.jpg'],
+	])('an image URL with %s is refused, with the way to send several', async (_kind, imageUrl) => {
+		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ imageUrl }) });
+
+		expect(error?.message).toMatch(
+			/^Image URL holds a line break, as if several URLs were pasted together/,
+		);
+		expect(error?.description).toMatch(/Several Image URLs/);
+		expect(recorded).toHaveLength(0);
+	});
+
+	test('an entry of Several Image URLs with a line break is refused too, numbered', async () => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({
+				imageInput: 'urls',
+				imageUrls: [
+					'https://photos.example.com/a.jpg',
+					'https://x.example.com/1.jpg\nhttps://x.example.com/2.jpg',
+				],
+				presetId: 'hdr-merge-hdr-merge',
+			}),
+		});
+
+		expect(error?.message).toMatch(/^Image URLs #2 holds a line break/);
+		expect(recorded).toHaveLength(0);
+	});
+
+	test('a huge preset id is not echoed whole', async () => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ presetId: 'p'.repeat(1_000_000) }),
+		});
+
+		expect(error?.message).toMatch(/^Preset/);
+		expect(error!.message.length).toBeLessThan(1000);
+		expect(recorded).toHaveLength(0);
+	});
+});
+
+describe('Photo Enhancer: the task id of Get Result', () => {
+	test.each([
+		'abc',
+		'-1',
+		'1e21',
+		'12345678901234567890123',
+		'12.5',
+		'   ',
+		'18446744073709551616',
+	])('Get Result refuses the task id %j before sending anything', async (taskId) => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId },
+		});
+
+		expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
+		expect(recorded).toHaveLength(0);
+	});
+
+	test('a task id that reached the node as a number above 2^53 is refused, with advice to pass text', async () => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '={{ $json.id }}' },
+			items: [{ json: { id: 1839201938475628544 } }],
+		});
+
+		expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
+		expect(error?.description).toMatch(/text/);
+		expect(recorded).toHaveLength(0);
+	});
+
+	test('the largest 64-bit id is sent exactly', async () => {
+		api()
+			.get(PE.result)
+			.query({ taskId: '18446744073709551615' })
+			.reply(200, taskResponse('18446744073709551615'));
+
+		const { error, items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: ' 18446744073709551615 ' },
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.id).toBe('18446744073709551615');
+	});
+});
+
+describe('Photo Enhancer: image URLs as users write them', () => {
+	test('a bad entry of a URL list is numbered as the user sees the list', async () => {
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({
+				imageInput: 'urls',
+				imageUrls: ['https://a.example.com/1.jpg', '  ', 'not a url'],
+				presetId: 'hdr-merge-hdr-merge',
+			}),
+		});
+
+		expect(error?.message).toMatch(/^Image URLs #3 /);
+	});
+
+	test.each([
+		['https:photos.example.com/a b.jpg', 'https://photos.example.com/a%20b.jpg'],
+		['HTTPS://Photos.Example.com/x.jpg', 'https://photos.example.com/x.jpg'],
+	])('the URL %j is sent as %s', async (imageUrl, sent) => {
+		api().post(PE.create).reply(200, created('1'));
+
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl, waitForCompletion: false }),
+		});
+
+		expect((recorded[0].body as { imageUrl: string }).imageUrl).toBe(sent);
 	});
 });

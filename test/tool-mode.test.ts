@@ -1,10 +1,13 @@
 /**
  * The nodes as the tool variants n8n generates from `usableAsTool` (type `…photoEnhancerTool`):
  * the same node description under the tool's name, run through n8n's engine with nock on the wire.
+ * What an AI agent sees: the tool description, compact JSON of a finished task (its price, its
+ * files) and errors that tell the model what to do.
  */
 import nock from 'nock';
 import { NodeHelpers, type INodeType } from 'n8n-workflow';
 
+import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
@@ -22,22 +25,11 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
-
-/** What n8n's tool generation does to the name; the rest of the description is the node's own. */
-function asTool(nodeType: INodeType): INodeType {
-	const description = { ...nodeType.description, name: `${nodeType.description.name}Tool` };
-	return { ...nodeType, description } as INodeType;
-}
+import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
+import { enhance } from './helpers/params';
 
 const photoTool = asTool(new PhotoEnhancer());
 const removerTool = asTool(new ObjectRemover());
-
-const enhance = (parameters: Record<string, unknown> = {}) => ({
-	operation: 'enhance',
-	imageUrl: 'https://photos.example.com/listing/living-room.jpg',
-	presetId: 'sky-replacement-sunset-sky',
-	...parameters,
-});
 
 beforeEach(resetWire);
 afterAll(() => nock.restore());
@@ -197,5 +189,108 @@ describe('tool variants', () => {
 				creditsCharged: 1,
 			},
 		]);
+	});
+});
+
+describe('as a tool for an AI agent', () => {
+	const tool = asTool(new IdealHouse());
+
+	test('each resource tells the model its price in the tool description', () => {
+		const fill = (resource: string) =>
+			NodeHelpers.getNodeParameters(
+				tool.description.properties,
+				{ resource, operation: 'create' },
+				true,
+				false,
+				{ typeVersion: 1 } as never,
+				tool.description,
+			)?.toolDescription;
+
+		expect(fill('landscaping')).toMatch(
+			/Cost: Flash 1, Base 3 \(default\), Pro 10 credits per task by model type, refunded/,
+		);
+		expect(fill('homeDecor')).toMatch(/Cost: Base 3 \(default\), Pro 10 credits per task/);
+		expect(fill('virtualStaging')).toMatch(/Cost: 1 credit per task/);
+		expect(fill('custom')).toMatch(/creditsCharged is null/);
+		expect(
+			NodeHelpers.getNodeParameters(
+				new IdealHouse().description.properties,
+				{ resource: 'landscaping', operation: 'create' },
+				true,
+				false,
+				{ typeVersion: 1 } as never,
+				new IdealHouse().description,
+			),
+		).not.toHaveProperty('toolDescription');
+	});
+
+	test('a finished task comes back as compact JSON, priced by its model type', async () => {
+		answerTask('magicEditor', BIG_ID, {
+			input: { imageUrl: PHOTO, prompt: 'Remove the car', modelType: 'Pro' },
+		});
+
+		const { items, error } = await runNode({
+			node: tool,
+			parameters: create('magicEditor', { prompt: 'Remove the car', modelType: 'Pro' }),
+		});
+
+		expect(error).toBeUndefined();
+		expect(recorded[0].body).toEqual({
+			imageUrl: PHOTO,
+			prompt: 'Remove the car',
+			modelType: 'Pro',
+		});
+		expect(items).toEqual([
+			{
+				json: {
+					id: BIG_ID,
+					status: 'Success',
+					resultUrl: `${CDN}/r/${BIG_ID}.png`,
+					width: 1600,
+					height: 1200,
+					creditsCharged: 10,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('a task with several files lists them all for the model', async () => {
+		const urls = [1, 2, 3].map((n) => `${CDN}/results/62-${n}.png`);
+		answerTask('housePlan', '62', {
+			output: { resultUrl: urls[0], width: 1920, height: 1080, resultList: urls },
+		});
+
+		const { items } = await runNode({
+			node: tool,
+			parameters: {
+				resource: 'custom',
+				operation: 'create',
+				apiName: 'housePlan',
+				extraBody: '{"stories": 1}',
+			},
+		});
+
+		expect(items[0].json).toEqual({
+			id: '62',
+			status: 'Success',
+			resultUrl: urls[0],
+			width: 1920,
+			height: 1080,
+			creditsCharged: null,
+			resultList: urls,
+		});
+	});
+
+	test('a refused input tells the model what to do in the message', async () => {
+		const { error } = await runNode({
+			node: tool,
+			parameters: create('magicEditor', { modelType: 'Base' }),
+		});
+
+		expect(recorded).toEqual([]);
+		expect(error?.message).toBe(
+			'Prompt is required with the Base model [item 0]. Write what to change, or choose Flash or Pro.',
+		);
 	});
 });

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 /**
  * One request budget per account: executions running at once on the same credential (four CRM
  * webhook calls, a staging node and an enhancer node in parallel branches) share Max Requests per
@@ -6,7 +5,8 @@
  */
 import type { RunningService } from '../../service/server.ts';
 import { runNode } from '../../dev/harness/engine';
-import { credentialsFor, restoreClock, sampleUrl, startE2eService } from './helpers';
+import { enhance } from '../helpers/params';
+import { credentialsFor, restoreClock, sampleUrl, startE2eService, waitUntil } from './helpers';
 
 let service: RunningService;
 
@@ -18,15 +18,14 @@ afterEach(async () => {
 	await service.close();
 });
 
-function enhance(rate: number) {
-	return {
-		operation: 'enhance',
+/** Photo Enhancer on the service's sample photo, not waiting, at `rate` requests a second. */
+function enhanceAt(rate: number) {
+	return enhance({
 		imageUrl: sampleUrl(service, 'living-room.png'),
-		presetId: 'sky-replacement-sunset-sky',
 		imageSize: '512',
 		waitForCompletion: false,
 		options: { maxRequestsPerSecond: rate },
-	};
+	});
 }
 
 function stage(rate: number) {
@@ -45,7 +44,7 @@ test('two executions at once on one credential never send more than the rate in 
 	const credentials = credentialsFor(service, 'budget-key');
 
 	const runs = await Promise.all([
-		runNode({ node: 'photoEnhancer', parameters: enhance(4), items: items(8), credentials }),
+		runNode({ node: 'photoEnhancer', parameters: enhanceAt(4), items: items(8), credentials }),
 		runNode({ node: 'idealHouse', parameters: stage(4), items: items(8), credentials }),
 	]);
 
@@ -65,12 +64,12 @@ test('the lowest rate of the node runs using the account holds for all of them',
 
 	const slow = runNode({
 		node: 'photoEnhancer',
-		parameters: enhance(2),
+		parameters: enhanceAt(2),
 		items: items(4),
 		credentials,
 	});
 	// The second run joins once the first is sending: while both run, they share its rate of 2.
-	while (tasks().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+	await waitUntil(() => tasks().length > 0, 'the first run to create its first task');
 	const fast = runNode({ node: 'idealHouse', parameters: stage(50), items: items(2), credentials });
 	await slow;
 	const slowEnded = Date.now();
@@ -94,13 +93,13 @@ test('another account keeps its own budget', async () => {
 	await Promise.all([
 		runNode({
 			node: 'photoEnhancer',
-			parameters: enhance(4),
+			parameters: enhanceAt(4),
 			items: items(4),
 			credentials: credentialsFor(service, 'budget-key'),
 		}),
 		runNode({
 			node: 'photoEnhancer',
-			parameters: enhance(4),
+			parameters: enhanceAt(4),
 			items: items(4),
 			credentials: credentialsFor(service, 'other-key'),
 		}),
@@ -125,7 +124,7 @@ test('one account however its address is spelt: 127.0.0.1, localhost, upper case
 		spellings.map((baseUrl) =>
 			runNode({
 				node: 'photoEnhancer',
-				parameters: enhance(2),
+				parameters: enhanceAt(2),
 				items: items(2),
 				credentials: { apiKey: 'budget-key', baseUrl },
 			}),

@@ -28,6 +28,24 @@ export function restoreClock(): void {
 	Object.assign(clock, realClock);
 }
 
+/**
+ * Waits, checking every few milliseconds, until `condition` holds; fails the test saying what never
+ * happened if it has not within `deadlineMs` of the real clock.
+ */
+export async function waitUntil(
+	condition: () => boolean,
+	what: string,
+	deadlineMs = 10_000,
+): Promise<void> {
+	const deadline = Date.now() + deadlineMs;
+	while (!condition()) {
+		if (Date.now() > deadline) {
+			throw new Error(`Gave up after ${deadlineMs / 1000} s waiting for ${what}`);
+		}
+		await sleep(5);
+	}
+}
+
 export async function startE2eService(options: ServiceOptions = {}): Promise<RunningService> {
 	return await startService({ taskDurationMs: 60, workers: 8, ...options });
 }

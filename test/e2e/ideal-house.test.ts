@@ -5,26 +5,18 @@
  * its shapes and the ids picked there are taken by the service, a House Plan's three images all
  * come back, and Continue on Fail, Stop and the tool variant hold on a real service.
  */
-import { LoadOptionsContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeParameters,
 	INodePropertyOptions,
 	INodeType,
-	INodeTypes,
-	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
 import { APIS } from '../../nodes/shared/catalog/catalog';
-import { commonDescription } from '../../nodes/shared/descriptions/fields';
 import type { RunningService } from '../../service/server.ts';
 import { styleConfigData } from '../../service/style-config.ts';
-import { PACKAGE, runNode } from '../../dev/harness/engine';
+import { runNode, type RunOptions } from '../../dev/harness/engine';
 import {
 	credentialsFor,
 	expectExactId,
@@ -34,7 +26,10 @@ import {
 	startE2eService,
 	tasksOf,
 	useFastClock,
+	waitUntil,
 } from './helpers';
+import { loadOptions as loadEditorOptions } from '../helpers/editor';
+import { settles, startRun } from '../helpers/run';
 
 const ROOM = 'Interior Design_Interior Scene_';
 const START_BALANCE = 1000;
@@ -53,12 +48,13 @@ beforeEach(() => service.reset());
 
 const sample = (name: string) => sampleUrl(service, name);
 
-async function run(
+/** A create of `resource` on the local service, its result downloaded. */
+function createOn(
 	resource: string,
 	parameters: IDataObject,
-	more: Partial<Parameters<typeof runNode>[0]> = {},
-) {
-	return await runNode({
+	more: Partial<RunOptions> = {},
+): RunOptions {
+	return {
 		node: 'idealHouse',
 		credentials: credentialsFor(service),
 		parameters: {
@@ -68,79 +64,20 @@ async function run(
 			...parameters,
 		},
 		...more,
-	});
+	};
 }
 
-/**
- * The editor's option lists: the node's own loader method, called as n8n calls it when a
- * dropdown opens, on n8n-core's LoadOptionsContext with the harness's credentials helper.
- */
-let harnessData: IWorkflowExecuteAdditionalData | undefined;
-
-async function editorData(): Promise<IWorkflowExecuteAdditionalData> {
-	if (!harnessData) {
-		// The additional data the harness gives a node (with its credentials helper), as it gives it.
-		const probe: INodeType = {
-			description: {
-				...commonDescription,
-				displayName: 'Probe',
-				name: 'probe',
-				description: '',
-				defaults: {},
-				properties: [],
-			},
-			async execute(this: IExecuteFunctions) {
-				harnessData = (this as unknown as { additionalData: IWorkflowExecuteAdditionalData })
-					.additionalData;
-				return [[]];
-			},
-		};
-		await runNode({ node: probe, parameters: {}, credentials: credentialsFor(service) });
-	}
-	return harnessData!;
+async function run(resource: string, parameters: IDataObject, more: Partial<RunOptions> = {}) {
+	return await runNode(createOn(resource, parameters, more));
 }
 
+/** The editor's option list `method` for a create of `resource`, loaded from the local service. */
 async function loadOptions(
 	method: string,
 	resource: string,
 	credentials: ICredentialDataDecryptedObject = credentialsFor(service),
 ): Promise<INodePropertyOptions[]> {
-	const nodeType = new IdealHouse();
-	const parameters: INodeParameters = { resource, operation: 'create' };
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: `${PACKAGE}.idealHouse`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
-	};
-	const nodeTypes = {
-		getByName: () => nodeType,
-		getByNameAndVersion: () => nodeType,
-		getKnownTypes: () => ({}),
-	} as unknown as INodeTypes;
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const base = await editorData();
-	const additionalData = {
-		...base,
-		// As the editor holds them: with every default, hidden ones included.
-		currentNodeParameters: NodeHelpers.getNodeParameters(
-			nodeType.description.properties,
-			parameters,
-			true,
-			false,
-			node,
-			nodeType.description,
-		)!,
-		// The harness's helper, holding the credential under test.
-		credentialsHelper: new (base.credentialsHelper.constructor as new (
-			data: ICredentialDataDecryptedObject,
-		) => IWorkflowExecuteAdditionalData['credentialsHelper'])(credentials),
-	} as IWorkflowExecuteAdditionalData;
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-	return await nodeType.methods.loadOptions[method].call(context);
+	return await loadEditorOptions(method, { resource, operation: 'create' }, credentials);
 }
 
 /** The ids of a group, as the node loads them for the editor. */
@@ -778,14 +715,18 @@ describe('Continue on Fail, Stop and the tool variant on the service', () => {
 	test('Stop while waiting: the error names the task the service is running', async () => {
 		service.configure({ taskDurationMs: 600_000 });
 
-		const started = Date.now();
-		const { items, error } = await run(
-			'homeDecor',
-			{ imageUrl: sample('tiny.png'), modelType: 'Pro' },
-			{ cancelAfterMs: 1000 },
+		const started = startRun(
+			createOn('homeDecor', { imageUrl: sample('tiny.png'), modelType: 'Pro' }),
+		);
+		// Stop is pressed once the node is waiting: its first status check has reached the service.
+		const polls = () => service.stats().requests.byEndpoint['homeDecor.result']?.total ?? 0;
+		await waitUntil(() => polls() > 0, 'the first status check of the task');
+		started.stop();
+		const { items, error } = await settles(
+			started.result,
+			'the run ends on Stop while the task runs',
 		);
 
-		expect(Date.now() - started).toBeLessThan(5000);
 		const [task] = tasksOf(service);
 		expect(task.cost).toBe(10);
 		expect(items).toEqual([]);

@@ -7,6 +7,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
+import { creditsOf } from '../../dev/prices.ts';
 import { runNode, type NodeName } from '../../dev/harness/engine';
 import {
 	credentialsFor,
@@ -19,6 +20,11 @@ import {
 	startE2eService,
 	useFastClock,
 } from './helpers';
+
+/** The local service's account starts with this balance; what a task costs is the catalog's. */
+const START_BALANCE = 1000;
+const ENHANCED = creditsOf('photoEnhancer');
+const REMOVED = creditsOf('objectRemover');
 
 let service: RunningService;
 let maskBase64: string;
@@ -96,7 +102,7 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 				model: 'ideal-house-enhancer-local',
 			},
 			output: { resultUrl: `${service.baseUrl}/results/${id}.png`, width, height },
-			creditsCharged: 10,
+			creditsCharged: ENHANCED,
 		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 
@@ -109,8 +115,8 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		const bytes = Buffer.from(binary!.data, 'base64');
 		expect(pngSize(bytes)).toEqual({ width, height });
 
-		expect(service.balance(service.apiKey)).toBe(990);
-		expect(service.stats().credits).toMatchObject({ charged: 10, refunded: 0 });
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - ENHANCED);
+		expect(service.stats().credits).toMatchObject({ charged: ENHANCED, refunded: 0 });
 		expect(service.stats().tasksCreated.total).toBe(1);
 		expect(service.stats().downloads.results).toBe(1);
 	});
@@ -147,7 +153,7 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 			height: 1365,
 		});
 		expect(service.stats().tasksCreated.total).toBe(1);
-		expect(service.balance(service.apiKey)).toBe(990);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - ENHANCED);
 	});
 
 	test('an expression that yields a list of URLs is sent as that list', async () => {
@@ -203,13 +209,13 @@ describe('Object Remover end to end: the result has the source image size', () =
 			percentage: 100,
 			input: { imageUrl, emptyType: 'whole_house' },
 			output: { resultUrl: `${service.baseUrl}/results/${id}.png`, width, height },
-			creditsCharged: 1,
+			creditsCharged: REMOVED,
 		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[0].binary?.data.mimeType).toBe('image/png');
 		expect(pngSize(Buffer.from(items[0].binary!.data.data, 'base64'))).toEqual({ width, height });
-		expect(service.balance(service.apiKey)).toBe(999);
-		expect(service.stats().credits).toMatchObject({ charged: 1, refunded: 0 });
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - REMOVED);
+		expect(service.stats().credits).toMatchObject({ charged: REMOVED, refunded: 0 });
 	});
 
 	const single = { emptyType: 'single_furniture' };
@@ -256,13 +262,13 @@ describe('Object Remover end to end: the result has the source image size', () =
 			percentage: 100,
 			input,
 			output: { resultUrl: `${service.baseUrl}/results/${id}.png`, width: 1600, height: 1200 },
-			creditsCharged: 1,
+			creditsCharged: REMOVED,
 		});
 		expect(pngSize(Buffer.from(output[0].binary!.data.data, 'base64'))).toEqual({
 			width: 1600,
 			height: 1200,
 		});
-		expect(service.balance(service.apiKey)).toBe(999);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - REMOVED);
 		expect(service.stats().tasksCreated.byEndpoint).toEqual({ 'objectRemover.generate': 1 });
 	});
 });
@@ -282,13 +288,13 @@ describe('Wait for Completion off, then Get Result later', () => {
 		[
 			'photoEnhancer',
 			{ operation: 'enhance', presetId: 'exterior-enhancement-curb-appeal', imageSize: '1K' },
-			10,
+			ENHANCED,
 			{ width: 1024, height: 768 },
 		],
 		[
 			'objectRemover',
 			{ operation: 'remove', emptyType: 'whole_house' },
-			1,
+			REMOVED,
 			{ width: 1600, height: 1200 },
 		],
 	])(
@@ -309,7 +315,7 @@ describe('Wait for Completion off, then Get Result later', () => {
 			]);
 			// Nothing was polled: the node returned right after the create.
 			expect(Object.keys(service.stats().requests.byEndpoint)).toEqual([`${node}.generate`]);
-			expect(service.balance(service.apiKey)).toBe(1000 - cost);
+			expect(service.balance(service.apiKey)).toBe(START_BALANCE - cost);
 
 			await untilDone(id);
 			// The id travels through an expression, as a later node in a workflow would map it.
@@ -340,7 +346,7 @@ describe('Wait for Completion off, then Get Result later', () => {
 				total: 1,
 				byStatus: { '200': 1 },
 			});
-			expect(service.balance(service.apiKey)).toBe(1000 - cost);
+			expect(service.balance(service.apiKey)).toBe(START_BALANCE - cost);
 		},
 	);
 });
@@ -446,7 +452,7 @@ describe('several items in one run', () => {
 			}),
 		);
 		expect(stats.tasksCreated.total).toBe(6);
-		expect(service.balance(service.apiKey)).toBe(940);
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - 6 * ENHANCED);
 	});
 
 	test('Object Remover: successes, a Failed task, a service error and an invalid item, each in its place', async () => {
@@ -511,7 +517,7 @@ describe('several items in one run', () => {
 		const stats = service.stats();
 		expect(stats.requests.byEndpoint['objectRemover.generate'].total).toBe(4);
 		expect(stats.tasksCreated.total).toBe(3);
-		expect(stats.credits).toMatchObject({ charged: 3, refunded: 1 });
-		expect(service.balance(service.apiKey)).toBe(998);
+		expect(stats.credits).toMatchObject({ charged: 3 * REMOVED, refunded: REMOVED });
+		expect(service.balance(service.apiKey)).toBe(START_BALANCE - 2 * REMOVED);
 	});
 });

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 /**
  * nock on the wire: raw response texts (so 64-bit ids stay bare numbers, as the service sends
  * them) and a recorder of every request the nodes make.
@@ -127,6 +128,9 @@ export const clock = { now: 1_000_000, sleeps: [] as number[] };
 
 export function resetWire(): void {
 	generation++;
+	restoreRequestLimits?.();
+	restoreRequestLimits = undefined;
+	held.clear();
 	nock.cleanAll();
 	nock.disableNetConnect();
 	recorded.length = 0;
@@ -146,18 +150,100 @@ export function requestsTo(path: string): RecordedRequest[] {
 	return recorded.filter((request) => request.path === path);
 }
 
+/** Waits of the node that began on the clock of `stopDuringWait` and have not ended. */
+const held = new Set<() => void>();
+
 /**
- * Waits until polling has visibly ended after a Stop of one waiting item, and returns the request
- * count by then. The status check already on its way when Stop fired may be reported after the
- * run returned (see `api`): at most one, since an item waits for each answer before it asks
- * again. Nothing may follow it.
+ * The fake clock for a test of Stop: the first `waitsBefore` waits pass at once (the fake time
+ * moves on), the next one presses Stop (`press`) and lasts until the node's stop signal ends it.
+ * Any later wait is held, as if no time passed, until `quietAfterStop` ends it.
+ */
+export function stopDuringWait(waitsBefore: number, press: () => void): void {
+	let begun = 0;
+	nodeClock.sleep = async (ms: number, signal?: AbortSignal) => {
+		clock.sleeps.push(ms);
+		if (++begun <= waitsBefore) {
+			clock.now += ms;
+			return;
+		}
+		await new Promise<void>((resolve, reject) => {
+			const release = () => {
+				held.delete(release);
+				clock.now += ms;
+				resolve();
+			};
+			held.add(release);
+			signal?.addEventListener(
+				'abort',
+				() => {
+					held.delete(release);
+					reject(signal.reason);
+				},
+				{ once: true },
+			);
+			if (begun === waitsBefore + 1) press();
+		});
+	};
+}
+
+/** Turns of the event loop in which anything already on its way (a request, its answer) goes on. */
+export async function flushEventLoop(turns = 50): Promise<void> {
+	for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Checks that nothing follows a Stop, on the clock of `stopDuringWait` rather than by sleeping:
+ * every wait the node still holds is ended, as if all the time in the world had passed, and what
+ * that sets going may send nothing more than `count` said when the run returned. A poll loop that
+ * outlived the Stop would send its next status check here.
  */
 export async function quietAfterStop(count: () => number): Promise<number> {
 	const atReturn = count();
-	await sleep(100);
-	const settled = count();
-	expect(settled - atReturn).toBeLessThanOrEqual(1);
-	await sleep(300);
-	expect(count()).toBe(settled);
-	return settled;
+	await flushEventLoop();
+	for (const release of [...held]) release();
+	await flushEventLoop();
+	expect(count()).toBe(atReturn);
+	return atReturn;
+}
+
+/**
+ * The time limits of requests on the fake clock: every `AbortSignal.timeout` the nodes ask for
+ * is recorded, and runs out only when the test calls `runOut` (the fake time moves on by it).
+ */
+export function swapRequestLimits(): { asked: number[]; runOut(): void } {
+	const pending: Array<{ ms: number; controller: AbortController }> = [];
+	const asked: number[] = [];
+	const spy = jest.spyOn(AbortSignal, 'timeout').mockImplementation((ms: number) => {
+		const controller = new AbortController();
+		pending.push({ ms, controller });
+		asked.push(ms);
+		return controller.signal;
+	});
+	restoreRequestLimits = () => spy.mockRestore();
+	return {
+		asked,
+		/** The most recent limit runs out. */
+		runOut() {
+			const limit = pending.pop();
+			if (!limit) throw new Error('No request time limit to run out');
+			clock.now += limit.ms;
+			limit.controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+		},
+	};
+}
+let restoreRequestLimits: (() => void) | undefined;
+
+/** Lets requests reach a local server on loopback (every other host stays nock's). */
+export function allowLoopback(): void {
+	nock.enableNetConnect(/127\.0\.0\.1/);
+}
+
+/**
+ * Real time for a test against a local server, with the node's waits cut to 50 ms: for what
+ * only a real socket shows (a transfer that stalls midway), never to judge how long anything took.
+ */
+export function realTime(): void {
+	allowLoopback();
+	nodeClock.now = () => Date.now();
+	nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 }

@@ -12,6 +12,8 @@ export interface SeenRequest {
 	headers: IncomingMessage['headers'];
 	/** True once the client closed the connection before an answer was sent. */
 	abandoned: boolean;
+	/** Settles when the exchange is over: answered, or dropped by either side. */
+	closed: Promise<void>;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, seen: SeenRequest) => void;
@@ -26,17 +28,20 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
 	const seen: SeenRequest[] = [];
 	const open = new Set<ServerResponse>();
 	const server: Server = createServer((req, res) => {
+		let ended = () => {};
 		const entry: SeenRequest = {
 			method: req.method ?? '',
 			path: req.url ?? '',
 			headers: req.headers,
 			abandoned: false,
+			closed: new Promise<void>((resolve) => (ended = resolve)),
 		};
 		seen.push(entry);
 		open.add(res);
 		res.on('close', () => {
 			if (!res.writableFinished) entry.abandoned = true;
 			open.delete(res);
+			ended();
 		});
 		req.resume();
 		req.on('end', () => handler(req, res, entry));
@@ -52,6 +57,11 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+/** Leaves a request unanswered until the client drops it or the server closes (no socket timeout). */
+export function hold(res: ServerResponse): void {
+	res.setTimeout(0);
 }
 
 /** Leaves a request unanswered, then drops it (so that a client that never gives up cannot hang a test). */

@@ -5,6 +5,7 @@
  * table's own records: the photos held back by the limit are taken by the next run, none is
  * paid twice and none is skipped.
  */
+import { creditsOf } from '../../dev/prices.ts';
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import {
 	LOCAL_ACCOUNT,
@@ -27,7 +28,8 @@ const GROUP = 'scheduled MLS feed (Schedule Trigger, live n8n)';
 const DEDUPE_NODE = 'Only new or replaced photos';
 const PHOTOS_NODE = 'Photos only';
 const ENHANCE_NODE = 'Enhance for the MLS';
-const PHOTO_CREDITS = 10;
+/** What one enhanced photo costs, from the catalog. */
+const PHOTO_CREDITS = creditsOf('photoEnhancer');
 const PHOTOS_PER_RUN = TEST_CREDIT_LIMIT / PHOTO_CREDITS;
 const HELD_BACK = `Credit Limit of ${TEST_CREDIT_LIMIT} credits reached: this node has already spent ${TEST_CREDIT_LIMIT} credits in this execution, and this item would cost ${PHOTO_CREDITS} credits`;
 
