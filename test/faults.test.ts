@@ -661,7 +661,7 @@ describe('errors of the node itself', () => {
 	test('a Failed task names its id, costs nothing and says it was refunded', async () => {
 		const failed = { id: '1839201938475628544', status: 'Failed', waitNumber: 0, percentage: 0 };
 		const error = (await emitTask
-			.call(ctx, APIS.photoEnhancer, failed as never, {}, 10)
+			.call(ctx, APIS.photoEnhancer, failed as never, { result: false, property: 'data' }, 10)
 			.catch((caught: unknown) => caught)) as IdealHouseError;
 		expect(error).toBeInstanceOf(IdealHouseApiError);
 		expect(error).toMatchObject({

@@ -24,7 +24,7 @@ export const authenticationField: INodeProperties = {
 	default: 'apiKey',
 };
 
-/** What both node descriptions share: one input and output, the credentials, the request defaults. */
+/** What every node's description shares: one input and output, the credentials, the request defaults. */
 export const commonDescription = {
 	group: ['transform'],
 	version: 1,
@@ -79,7 +79,7 @@ export function operationField(
 	};
 }
 
-/** The fields both nodes show the same way; `createOperation` is 'enhance' or 'remove'. */
+/** The fields every node shows the same way; `createOperation` is 'enhance', 'remove' or 'create'. */
 export function waitForCompletionField(createOperation: string): INodeProperties {
 	return {
 		displayName: 'Wait for Completion',

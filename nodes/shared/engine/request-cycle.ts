@@ -31,7 +31,7 @@ import {
 } from '../transport/transport';
 
 /**
- * The request cycle of every item of both nodes: validate the item (with Preview, emit what would
+ * The request cycle of every item of every node: validate the item (with Preview, emit what would
  * be sent instead of sending it), wait for a request slot, check the account's credits and the
  * node's Credit Limit, send, retry as the operation allows, and on a final failure either fail
  * the node or, with Continue on Fail, emit an error item that keeps its link to the input item.
@@ -95,7 +95,8 @@ function requestCycle(
 		// First, before anything can wait: a Stop pressed from now on reaches this item.
 		watchForStop(this);
 		try {
-			// Here rather than in a preSend, so that a refused item, too, keeps its link.
+			// Here rather than in a preSend, so that a refused item, too, keeps its link. The item's
+			// settings first, read and checked once: everything below is handed this value.
 			const settings = readItemSettings(this, operation);
 			const api = typeof apiOfItem === 'function' ? apiOfItem.call(this) : apiOfItem;
 			requestData.options.url = operation === 'create' ? createPath(api) : resultPath(api);

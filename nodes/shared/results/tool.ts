@@ -3,7 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { resultUrls, type Task } from '../catalog/task';
 
 /**
- * How the nodes behave as tools: n8n generates `<node>Tool` variants of both nodes (from
+ * How the nodes behave as tools: n8n generates `<node>Tool` variants of every node (from
  * `usableAsTool`) for its AI Agent and its MCP Server Trigger. A model reads only the tool's
  * description and the JSON the tool returns, so both are shaped for it here.
  */

@@ -26,7 +26,7 @@ import { toTaskId } from '../catalog/task';
 import { takeRequestSlot } from './throttle';
 
 /**
- * The one path every request of both nodes takes: the create call sent by n8n's routing (its
+ * The one path every request of every node takes: the create call sent by n8n's routing (its
  * response arrives here through `readEnvelope`) and every poll sent with `apiRequest`.
  *
  * Bodies are read as text and parsed keeping long ids exact, because task ids are 64-bit; HTTP errors are
@@ -47,7 +47,7 @@ export const RAW_RESPONSE: Pick<
 	ignoreHttpStatusErrors: true,
 };
 
-/** Defaults of every routed request (the create and Get Result calls) of both nodes. */
+/** Defaults of every routed request (the create and Get Result calls) of every node. */
 export const REQUEST_DEFAULTS = {
 	baseURL: BASE_URL_EXPRESSION,
 	headers: { Accept: 'application/json' },
