@@ -5,8 +5,8 @@ import type {
 } from 'n8n-workflow';
 
 import { stoppedError, untilAborted } from '../basics/cancellation';
-import { clock } from '../basics/clock';
-import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import type { IdealHouseError } from '../basics/errors';
+import { backoffMs, withRetries } from '../transport/retries';
 import { networkCode, bodyText } from '../transport/transport';
 import { objectUrl, type StorageSettings } from './settings';
 import { signRequestFor } from './signed-request';
@@ -100,18 +100,18 @@ export async function putObject(
 	body: ObjectBody,
 	stop: AbortSignal,
 ): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		const signed = signRequestFor(
-			settings,
-			{
-				method: 'PUT',
-				url: objectUrl(settings, key),
-				headers: { 'Content-Type': body.contentType, 'x-amz-content-sha256': body.sha256 },
-			},
-			new Date(),
-		);
-		let retryable: IdealHouseError;
-		try {
+	return await withRetries(
+		ctx,
+		async () => {
+			const signed = signRequestFor(
+				settings,
+				{
+					method: 'PUT',
+					url: objectUrl(settings, key),
+					headers: { 'Content-Type': body.contentType, 'x-amz-content-sha256': body.sha256 },
+				},
+				new Date(),
+			);
 			const response = await send(
 				ctx,
 				settings,
@@ -126,17 +126,13 @@ export async function putObject(
 			if (!failed(response)) return;
 			const answer = readS3Answer(response.statusCode, bodyText(response.body), response.headers);
 			throw storageAnswerError(ctx, settings, 'upload', answer);
-		} catch (error) {
-			retryable = toIdealHouseError(ctx, error);
-			if (!retryable.transient || attempt >= storageLimits.putAttempts) throw retryable;
-		}
-		try {
-			await clock.sleep(storageLimits.retryBaseMs * 2 ** (attempt - 1), stop);
-		} catch {
-			// Stopped while waiting to try again.
-		}
-		if (stop.aborted) throw uploadStopped(ctx);
-	}
+		},
+		(error, attempt) => {
+			if (!error.transient || attempt >= storageLimits.putAttempts) throw error;
+			return backoffMs(storageLimits.retryBaseMs, attempt);
+		},
+		() => uploadStopped(ctx),
+	);
 }
 
 /** DELETE of one object; S3 answers 204 whether or not it was there. */

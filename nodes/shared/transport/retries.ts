@@ -5,10 +5,11 @@ import { clock } from '../basics/clock';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 
 /**
- * The one retry loop of a single request (a create, a Get Result, a result download): try, and on
- * a failure let the caller's rule decide, from the error's own meaning and the attempt number,
- * whether to give up (the rule throws) or how long to wait before the next attempt. A wait ends
- * early when the execution is stopped; the item then ends with `onStop`'s error.
+ * The one retry loop of a single request (a create, a Get Result, a result download, a photo's
+ * upload to the user's bucket): try, and on a failure let the caller's rule decide, from the
+ * error's own meaning and the attempt number, whether to give up (the rule throws) or how long to
+ * wait before the next attempt. A wait ends early when the execution is stopped; the item then
+ * ends with `onStop`'s error.
  *
  * The poller has no loop of this kind: a status check that meets a passing fault is simply the
  * next poll, planned by the same loop that plans every poll, later by the backoff below.
