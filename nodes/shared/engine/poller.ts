@@ -139,11 +139,9 @@ export async function waitForTask(
 ): Promise<Task> {
 	const { wait: options } = settings;
 	const interval = pollIntervalMs(options);
+	// A positive number: the item's settings checked it before the create.
 	const timeoutSeconds = options.timeout;
-	// Checked before the create; a bad value arriving here anyway must not poll without pause.
-	const deadline =
-		clock.now() +
-		(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 0) * 1000;
+	const deadline = clock.now() + timeoutSeconds * 1000;
 	const signal = executionStopSignal(this);
 	let last: Task | undefined;
 	let faults = 0;
