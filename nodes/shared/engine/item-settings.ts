@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { bounded } from '../basics/redact';
 import { fieldError } from '../basics/validation';
 import { parseTaskIdField } from '../catalog/task';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
@@ -50,102 +49,255 @@ export interface DownloadSettings {
 
 export type Operation = 'create' | 'read';
 
-/** A number option, or its fallback when left empty; anything else but a number in range is a field error. */
-function numberOption(
-	ctx: IExecuteSingleFunctions,
-	field: string,
-	value: unknown,
-	rule: { fallback: number; zeroAllowed: boolean; expected: string; advice: string },
-): number {
-	if (value === undefined || value === null || value === '') return rule.fallback;
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-	if (!Number.isFinite(number) || number < 0 || (number === 0 && !rule.zeroAllowed)) {
-		const given = bounded(typeof value === 'string' ? JSON.stringify(value) : String(value), 60);
-		throw fieldError(ctx, field, `must be ${rule.expected} (got ${given})`, rule.advice);
+/**
+ * How a setting's value is read, whatever an expression made of it. n8n evaluates `={{ … }}`
+ * when the node reads the parameter, and the field's type in the description converts nothing: a
+ * number or a switch can arrive as text, `null`, `undefined` (a missing field) or the other type.
+ * One rule for all of them, because a guard that gives way to an empty expression is no guard:
+ * - a number is a finite number of 0 or more, or text that is one written in decimals;
+ * - a switch is `true`/`false`, `1`/`0`, or that as text (trimmed, in any case);
+ * - anything else is unreadable, and an item error before anything is sent: never "off", never
+ *   "no limit", never the default.
+ * A setting the user never set is its default; one that is set, to an expression that gives
+ * nothing, is not "never set".
+ */
+export type Reading<T> = { value: T } | { problem: string };
+
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** What a value that cannot be read was, in words, without echoing long text. */
+function described(value: unknown): string {
+	if (value === undefined) return 'nothing (an expression on a missing field?)';
+	if (value === null) return 'null';
+	if (typeof value === 'string') {
+		if (value === '') return 'an empty text';
+		if (value.trim() === '') return 'a blank text';
+		return value.length <= 20 ? `the text ${JSON.stringify(value)}` : 'a text';
 	}
-	return number;
+	if (typeof value === 'number') return String(value);
+	if (typeof value === 'boolean') return String(value);
+	return Array.isArray(value) ? 'a list' : `a value of type ${typeof value}`;
 }
 
-const ABOVE_ZERO = 'An expression here must give a number above 0. Nothing was sent or charged.';
+/** A number of 0 or more: a number, or text of one in decimals. */
+export function readNumber(value: unknown): Reading<number> {
+	let number: number | undefined;
+	if (typeof value === 'number') number = value;
+	else if (typeof value === 'string' && DECIMAL.test(value.trim())) number = Number(value.trim());
+	if (number === undefined || !Number.isFinite(number) || number < 0) {
+		return { problem: described(value) };
+	}
+	return { value: number };
+}
+
+const SWITCH_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+/** On or off: `true`/`false`, `1`/`0`, or either as text. */
+export function readSwitch(value: unknown): Reading<boolean> {
+	if (typeof value === 'boolean') return { value };
+	if (value === 1 || value === 0) return { value: value === 1 };
+	if (typeof value === 'string') {
+		const text = value.trim().toLowerCase();
+		if (Object.hasOwn(SWITCH_TEXT, text)) return { value: SWITCH_TEXT[text] };
+	}
+	return { problem: described(value) };
+}
+
+/** One of a fixed list of values. */
+export function readChoice<T extends string>(value: unknown, choices: readonly T[]): Reading<T> {
+	return typeof value === 'string' && (choices as readonly string[]).includes(value)
+		? { value: value as T }
+		: { problem: described(value) };
+}
+
+const NOTHING_SENT = 'Nothing was sent or charged.';
+
+interface NumberRule {
+	fallback: number;
+	/** 0 is a value of its own ("no limit"); otherwise the number must be above 0. */
+	zeroAllowed: boolean;
+	expected: string;
+	advice: string;
+}
+
+/**
+ * The item's parameters as the node was set up: whether a setting was set at all. n8n saves only
+ * what differs from a field's default, so a setting absent here is its default.
+ */
+function isSet(ctx: IExecuteSingleFunctions, path: string[]): boolean {
+	let level: unknown = ctx.getNode().parameters;
+	for (const name of path) {
+		if (typeof level !== 'object' || level === null || !Object.hasOwn(level, name)) return false;
+		level = (level as IDataObject)[name];
+	}
+	return true;
+}
+
+/** The settings of one item, read by one rule (see `Reading`); every refusal names its field. */
+class SettingsReader {
+	private readonly options: IDataObject;
+
+	constructor(private readonly ctx: IExecuteSingleFunctions) {
+		const options = ctx.getNodeParameter('options', {});
+		this.options = typeof options === 'object' && options !== null ? (options as IDataObject) : {};
+	}
+
+	private refuse(field: string, expected: string, problem: string, advice: string): never {
+		throw fieldError(this.ctx, field, `must be ${expected} (got ${problem})`, advice);
+	}
+
+	/** An option's value, or undefined when the user never set it. */
+	private option(name: string): { value: unknown } | undefined {
+		return isSet(this.ctx, ['options', name]) ? { value: this.options[name] } : undefined;
+	}
+
+	number(name: string, field: string, rule: NumberRule): number {
+		const given = this.option(name);
+		if (!given) return rule.fallback;
+		const reading = readNumber(given.value);
+		if ('problem' in reading)
+			return this.refuse(field, rule.expected, reading.problem, rule.advice);
+		if (reading.value === 0 && !rule.zeroAllowed) {
+			return this.refuse(field, rule.expected, '0', rule.advice);
+		}
+		return reading.value;
+	}
+
+	optionSwitch(name: string, field: string, fallback = false): boolean {
+		const given = this.option(name);
+		return given ? this.switchValue(field, given.value) : fallback;
+	}
+
+	parameterSwitch(name: string, field: string, fallback: boolean): boolean {
+		if (!isSet(this.ctx, [name])) return fallback;
+		return this.switchValue(field, this.ctx.getNodeParameter(name, fallback));
+	}
+
+	private switchValue(field: string, value: unknown): boolean {
+		const reading = readSwitch(value);
+		if ('problem' in reading) {
+			return this.refuse(
+				field,
+				'on or off (true or false)',
+				reading.problem,
+				`An expression here must give true or false (1 or 0 also do). ${NOTHING_SENT}`,
+			);
+		}
+		return reading.value;
+	}
+
+	choice<T extends string>(name: string, field: string, choices: readonly T[], fallback: T): T {
+		const given = this.option(name);
+		if (!given) return fallback;
+		const reading = readChoice(given.value, choices);
+		if ('problem' in reading) {
+			return this.refuse(
+				field,
+				`one of ${choices.join(', ')}`,
+				reading.problem,
+				`Choose a value from the list. ${NOTHING_SENT}`,
+			);
+		}
+		return reading.value;
+	}
+
+	text(name: string, fallback: string): string {
+		const value = this.options[name];
+		return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+	}
+
+	parameter(name: string, fallback: unknown): unknown {
+		return this.ctx.getNodeParameter(name, fallback);
+	}
+}
+
+const ABOVE_ZERO = `An expression here must give a number above 0. ${NOTHING_SENT}`;
+const SECONDS = {
+	zeroAllowed: false,
+	expected: 'a positive number of seconds',
+	advice: ABOVE_ZERO,
+};
 
 /**
  * A binary field named `__proto__` would not be a field at all: assigning it replaces the item's
  * prototype, and the paid result would vanish without an error.
  */
-function downloadSettings(ctx: IExecuteSingleFunctions, options: IDataObject): DownloadSettings {
-	const result = options.downloadResult === true;
-	const property = String(options.binaryPropertyName || 'data');
+function downloadSettings(ctx: IExecuteSingleFunctions, read: SettingsReader): DownloadSettings {
+	const result = read.optionSwitch('downloadResult', 'Download Result');
+	const property = read.text('binaryPropertyName', 'data');
 	if (result && property === '__proto__') {
 		throw fieldError(
 			ctx,
 			'Put Result in Field',
 			'cannot be "__proto__"',
-			'Choose another name, such as data. Nothing was sent or charged.',
+			`Choose another name, such as data. ${NOTHING_SENT}`,
 		);
 	}
 	return { result, property };
 }
 
-/** Checked when the item waits; otherwise a value that cannot be used gives way to the default. */
-function waitSettings(ctx: IExecuteSingleFunctions, options: IDataObject, checked: boolean) {
-	const seconds = (field: string, value: unknown, fallback: number) => {
-		if (checked) {
-			return numberOption(ctx, field, value, {
-				fallback,
-				zeroAllowed: false,
-				expected: 'a positive number of seconds',
-				advice: ABOVE_ZERO,
-			});
-		}
-		const number = Number(value);
-		return value !== '' && Number.isFinite(number) && number > 0 ? number : fallback;
-	};
+function waitSettings(read: SettingsReader): WaitSettings {
 	return {
-		timeout: seconds('Timeout (Seconds)', options.timeout, DEFAULT_TIMEOUT_SECONDS),
-		pollInterval: seconds('Poll Interval (Seconds)', options.pollInterval, POLL_INTERVAL.default),
-		onTimeout: options.onTimeout === 'returnLastStatus' ? 'returnLastStatus' : 'fail',
-	} satisfies WaitSettings;
+		timeout: read.number('timeout', 'Timeout (Seconds)', {
+			...SECONDS,
+			fallback: DEFAULT_TIMEOUT_SECONDS,
+		}),
+		pollInterval: read.number('pollInterval', 'Poll Interval (Seconds)', {
+			...SECONDS,
+			fallback: POLL_INTERVAL.default,
+		}),
+		onTimeout: read.choice('onTimeout', 'On Timeout', ON_TIMEOUT, 'fail'),
+	};
 }
 
-/** The item's settings, checked in the order the panel shows them, before anything is sent. */
+const ON_TIMEOUT = ['fail', 'returnLastStatus'] as const;
+
+/**
+ * The item's settings, checked before anything is sent. Get Result reads only the options its
+ * panel shows; a create reads them all, whether or not it waits: a Timeout that cannot be read is
+ * a mistake to show now, not when the same node is set to wait.
+ */
 export function readItemSettings(ctx: IExecuteSingleFunctions, operation: Operation): ItemSettings {
+	const read = new SettingsReader(ctx);
+	const preview = read.optionSwitch('preview', 'Preview (Send Nothing)');
 	const taskId =
-		operation === 'read' ? parseTaskIdField(ctx, ctx.getNodeParameter('taskId', '')) : undefined;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const maxRequestsPerSecond = numberOption(
-		ctx,
-		'Max Requests per Second',
-		options.maxRequestsPerSecond,
-		{
-			fallback: DEFAULT_MAX_REQUESTS_PER_SECOND,
-			zeroAllowed: false,
-			expected: 'a number above 0',
-			advice: 'An expression here must give a positive number. Nothing was sent or charged.',
-		},
-	);
-	const waitForCompletion =
-		operation === 'create' && ctx.getNodeParameter('waitForCompletion', true) !== false;
-	const download = downloadSettings(ctx, options);
-	const wait = waitSettings(ctx, options, waitForCompletion);
-	const creditLimit =
-		operation === 'create'
-			? numberOption(ctx, 'Credit Limit', options.creditLimit, {
-					fallback: 0,
-					zeroAllowed: true,
-					expected: 'a number of credits, 0 or more',
-					advice:
-						'0 means no limit. An expression here must give a number. Nothing was sent or charged.',
-				})
-			: 0;
+		operation === 'read' ? parseTaskIdField(ctx, read.parameter('taskId', '')) : undefined;
+	const maxRequestsPerSecond = read.number('maxRequestsPerSecond', 'Max Requests per Second', {
+		fallback: DEFAULT_MAX_REQUESTS_PER_SECOND,
+		zeroAllowed: false,
+		expected: 'a number above 0',
+		advice: ABOVE_ZERO,
+	});
+	const download = downloadSettings(ctx, read);
+	if (operation === 'read') {
+		return {
+			waitForCompletion: false,
+			wait: {
+				timeout: DEFAULT_TIMEOUT_SECONDS,
+				pollInterval: POLL_INTERVAL.default,
+				onTimeout: 'fail',
+			},
+			download,
+			keepUploads: false,
+			maxRequestsPerSecond,
+			creditLimit: 0,
+			preview,
+			taskId,
+		};
+	}
 	return {
-		waitForCompletion,
-		wait,
+		waitForCompletion: read.parameterSwitch('waitForCompletion', 'Wait for Completion', true),
+		wait: waitSettings(read),
 		download,
-		keepUploads: options.keepUploads === true,
+		keepUploads: read.optionSwitch('keepUploads', 'Keep Uploaded Photos'),
 		maxRequestsPerSecond,
-		creditLimit,
-		preview: options.preview === true,
+		creditLimit: read.number('creditLimit', 'Credit Limit', {
+			fallback: 0,
+			zeroAllowed: true,
+			expected: 'a number of credits, 0 or more',
+			advice: `0 means no limit. An expression here must give a number. ${NOTHING_SENT}`,
+		}),
+		preview,
 		taskId,
 	};
 }
