@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { INode } from 'n8n-workflow';
 
-import { givesCreditsBack } from '../nodes/shared/engine/credit-limit';
+import { givesCreditsBack } from '../nodes/shared/item/credit-limit';
 import {
 	IdealHouseApiError,
 	IdealHouseItemError,

@@ -6,7 +6,7 @@
  */
 import nock from 'nock';
 
-import { readNumber, readSwitch } from '../nodes/shared/engine/item-settings';
+import { readNumber, readSwitch } from '../nodes/shared/item/settings';
 import { runNode } from '../dev/harness/engine';
 import { PE, api, created, recorded, requestsTo, resetWire, taskResponse } from './helpers/api';
 import { enhance } from './helpers/params';

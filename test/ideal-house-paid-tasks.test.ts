@@ -10,7 +10,7 @@ import nock from 'nock';
 import * as creditsModule from '../nodes/shared/catalog/credits';
 import * as downloadModule from '../nodes/shared/results/download';
 import * as outputModule from '../nodes/shared/results/output';
-import * as pollerModule from '../nodes/shared/engine/poller';
+import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
 import { TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
 

@@ -11,7 +11,7 @@ import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { createBodyCheck } from '../nodes/shared/engine/body-check';
+import { createBodyCheck } from '../nodes/shared/item/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
@@ -23,7 +23,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from '../nodes/shared/descriptions/fields';
-import { createTaskRouting } from '../nodes/shared/engine/request-cycle';
+import { createTaskRouting } from '../nodes/shared/item/routing';
 import { gradientPng } from '../service/png.ts';
 import { TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
 import {
@@ -1154,7 +1154,7 @@ describe('adding an API is data', () => {
 						value: 'create',
 						action: 'Create a room sketch task',
 						description: 'Create a task',
-						routing: createTaskRouting(roomSketch, createBodyCheck(fields)),
+						routing: createTaskRouting({ api: roomSketch, bodyCheck: createBodyCheck(fields) }),
 					},
 					'Get the result of a room sketch task',
 					'roomSketch',

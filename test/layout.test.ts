@@ -9,7 +9,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 const SHARED = join(ROOT, 'nodes', 'shared');
 /** From the bottom up. */
-const ROOMS = ['basics', 'catalog', 'transport', 'results', 'storage', 'engine', 'descriptions'];
+const ROOMS = [
+	'basics',
+	'catalog',
+	'transport',
+	'results',
+	'storage',
+	'waiting',
+	'item',
+	'descriptions',
+];
 const NODE_FOLDERS = ['IdealHouse', 'PhotoEnhancer', 'ObjectRemover'];
 
 function sources(dir: string): string[] {

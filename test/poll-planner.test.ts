@@ -2,10 +2,10 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { pollPlanner, type PollPlanner } from '../nodes/shared/engine/poll-planner';
-import { MIN_POLL_GAP_MS } from '../nodes/shared/engine/poll-schedule';
+import { pollPlanner, type PollPlanner } from '../nodes/shared/waiting/poll-planner';
+import { MIN_POLL_GAP_MS } from '../nodes/shared/waiting/poll-schedule';
 import type { SlotPriority } from '../nodes/shared/transport/request-order';
-import { QueueObservations } from '../nodes/shared/engine/queue-observations';
+import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst } from '../nodes/shared/transport/request-order';
 import { takeRequestSlot } from '../nodes/shared/transport/throttle';
 import { TaskQueue, type Slot } from '../service/queue';

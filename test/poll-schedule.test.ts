@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/engine/poll-schedule';
-import { QueueObservations } from '../nodes/shared/engine/queue-observations';
+import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/waiting/poll-schedule';
+import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst, PrioritySlots } from '../nodes/shared/transport/request-order';
 import { RequestBudget } from '../nodes/shared/transport/throttle';
 

@@ -1,4 +1,4 @@
-import { QueueObservations } from '../nodes/shared/engine/queue-observations';
+import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 
 const T0 = 1_000_000;
 

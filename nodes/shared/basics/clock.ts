@@ -1,7 +1,5 @@
 import { sleep } from 'n8n-workflow';
 
-import { untilAborted } from './cancellation';
-
 /**
  * Time and chance as the poller and the rate limit see them. One object so that tests can run
  * minutes of polling in milliseconds and make jitter predictable. A wait ends when its signal
@@ -13,3 +11,19 @@ export const clock = {
 		signal ? await untilAborted(signal, sleep(ms, signal)) : await sleep(ms),
 	random: (): number => Math.random(),
 };
+
+/** Rejects as soon as the signal fires, whether or not the work below honours it. */
+export async function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(signal.reason);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([work, aborted]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+		aborted.catch(() => undefined);
+	}
+}

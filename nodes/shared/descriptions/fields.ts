@@ -6,8 +6,9 @@ import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
 	POLL_INTERVAL,
-} from '../engine/item-settings';
-import { taskResultRouting, type ApiOfItem } from '../engine/request-cycle';
+} from '../item/settings';
+import type { ApiOfItem } from '../item/path';
+import { taskResultRouting } from '../item/routing';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 import { storageCredential } from './photo-fields';
 import { REQUEST_DEFAULTS } from '../transport/transport';

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { createBodyCheck } from '../engine/body-check';
-import { CREDIT_LIMIT_TOOL_NOTE } from '../engine/credit-limit';
-import { createTaskRouting } from '../engine/request-cycle';
+import { createBodyCheck } from '../item/body-check';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../item/credit-limit';
+import { createTaskRouting } from '../item/routing';
 import {
 	authenticationField,
 	operationField,
@@ -56,7 +56,11 @@ function operationFor(resource: Resource, byResource: boolean): INodeProperties 
 		});
 	const option: INodePropertyOptions = {
 		...create,
-		routing: createTaskRouting(resource.api, bodyCheck, photoFileRule(resource)),
+		routing: createTaskRouting({
+			api: resource.api,
+			bodyCheck,
+			photoFiles: photoFileRule(resource),
+		}),
 	};
 	return operationField(
 		resource.api,

@@ -1,6 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE, type PhotoFileRule } from '../engine/photo-uploads';
+import { IMAGE_SOURCE, type PhotoFileRule } from '../item/settings';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 import type { Resource } from './resource';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OwnCheck } from '../engine/body-check';
-import type { ApiOfItem, BodyCheck } from '../engine/request-cycle';
+import type { OwnCheck } from '../item/body-check';
+import type { ApiOfItem, BodyCheck } from '../item/path';
 
 /**
  * One API as a node serves it, given by its description file: the API's catalog row, what it

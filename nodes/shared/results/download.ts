@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { isLocalHost } from '../basics/addresses';
-import { executionStopSignal, stoppedError, untilAborted } from '../basics/cancellation';
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { untilAborted } from '../basics/clock';
 import { IdealHouseApiError, type IdealHouseError, type TransientFault } from '../basics/errors';
 import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from './file-types';

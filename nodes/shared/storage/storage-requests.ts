@@ -4,7 +4,8 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { stoppedError, untilAborted } from '../basics/cancellation';
+import { stoppedError } from '../basics/cancellation';
+import { untilAborted } from '../basics/clock';
 import type { IdealHouseError } from '../basics/errors';
 import { backoffMs, withRetries } from '../transport/retries';
 import { networkCode, bodyText } from '../transport/transport';

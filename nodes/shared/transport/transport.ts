@@ -12,7 +12,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
-import { executionStopSignal, stoppedError, untilAborted } from '../basics/cancellation';
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { untilAborted } from '../basics/clock';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import {
 	apiCodeError,
@@ -369,11 +370,8 @@ async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
 	return serviceBaseUrl((await ctx.getCredentials(CREDENTIAL_NAME)).baseUrl);
 }
 
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject;
+/** How a request waits for its slot of the account's request budget. */
+export interface InSlot {
 	/** The most this request may wait for its answer. */
 	timeoutMs: number;
 	/** The item's Max Requests per Second. */
@@ -382,6 +380,23 @@ export interface ApiRequest {
 	priority?: SlotPriority;
 	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
 	withdraw?: AbortSignal;
+}
+
+/** Waits for a slot of the account's request budget, sends, and gives the slot back with the answer. */
+export async function sendInSlot(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	slot: InSlot,
+): Promise<ServiceResponse> {
+	const answered = await takeRequestSlot(ctx, slot.rate, slot.priority, slot.withdraw);
+	return await sendToService(ctx, options, slot.timeoutMs).finally(answered);
+}
+
+export interface ApiRequest extends InSlot {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
 }
 
 /** Sends one authenticated request to the service and returns the envelope's `data`. */
@@ -399,8 +414,7 @@ export async function apiRequest(
 		options.body = request.body;
 		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
 	}
-	const answered = await takeRequestSlot(this, request.rate, request.priority, request.withdraw);
-	const response = await sendToService(this, options, request.timeoutMs).finally(answered);
+	const response = await sendInSlot(this, options, request);
 	return readEnvelope.call(this, response, response.secrets);
 }
 

@@ -3,6 +3,7 @@ import type { IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
 import { API_CODES } from '../basics/api-codes';
 import { clock } from '../basics/clock';
 import { IdealHouseApiError } from '../basics/errors';
+import { PerExecution } from '../basics/per-execution';
 import { accountOfRun } from '../transport/throttle';
 
 /**
@@ -13,14 +14,12 @@ import { accountOfRun } from '../transport/throttle';
  */
 export const NOT_ENOUGH_CREDITS = 9051;
 
-/** When each execution's account ran out, by `<execution>|<account>`. */
-const outOfCredits = new Map<string, number>();
-/** Dropped with the execution; this catches runs on an n8n without the execution-finish notice. */
-const IDLE_MS = 60 * 60_000;
+/** The accounts that ran out in each execution (as digests); an hour unused is far beyond a run's creates. */
+const outOfCredits = new PerExecution<{ since: number }>(60 * 60_000);
 
-/** Where this node run's "out of credits" is kept: its execution and its account. */
+/** Where this node run's "out of credits" is kept in its execution: its account. */
 export async function creditsKeyOf(ctx: IExecuteSingleFunctions): Promise<string> {
-	return `${ctx.getExecutionId()}|${await accountOfRun(ctx)}`;
+	return await accountOfRun(ctx);
 }
 
 /** Called with the code of every create's answer, before its request slot is given back. */
@@ -29,17 +28,12 @@ export function noteAnswerCode(
 	key: string,
 	code: number | undefined,
 ): void {
-	if (code !== NOT_ENOUGH_CREDITS || outOfCredits.has(key)) return;
-	for (const [staleKey, since] of outOfCredits) {
-		if (clock.now() - since > IDLE_MS) outOfCredits.delete(staleKey);
-	}
-	outOfCredits.set(key, clock.now());
-	ctx.onExecutionFinish?.(() => outOfCredits.delete(key));
+	if (code === NOT_ENOUGH_CREDITS) outOfCredits.get(ctx, key, () => ({ since: clock.now() }));
 }
 
 /** Right before a create is sent: refuses it when its account already ran out in this execution. */
 export function refuseWhenOutOfCredits(ctx: IExecuteSingleFunctions, key: string): void {
-	if (!outOfCredits.has(key)) return;
+	if (!outOfCredits.peek(ctx, key)) return;
 	const info = API_CODES[NOT_ENOUGH_CREDITS];
 	throw new IdealHouseApiError(
 		ctx.getNode(),

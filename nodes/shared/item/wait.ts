@@ -7,12 +7,11 @@ import { clock } from '../basics/clock';
 import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from '../basics/errors';
 import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
-import { pollPlanner, type PollPlanner } from './poll-planner';
-import { QueueObservations } from './queue-observations';
+import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
 import { taskFromResult, type Task } from '../catalog/task';
 import { backoffMs } from '../transport/retries';
 import { apiRequest } from '../transport/transport';
-import { POLL_INTERVAL, type ItemSettings } from './item-settings';
+import { POLL_INTERVAL, type ItemSettings } from './settings';
 
 /**
  * Up to ±0.5 s on the first wait only, so that tasks created together poll at different
@@ -70,27 +69,8 @@ function unknownStatus(
 	);
 }
 
-const observations = new Map<string, QueueObservations>();
-const IDLE_MS = 10 * 60_000;
 /** A queued task's wait longer than this is split, so that it is planned again on the way. */
 const REPLAN_ABOVE_MS = 20_000;
-
-/** The queue record its API's tasks share in this node execution (see `QueueObservations`). */
-function observationsFor(ctx: IExecuteSingleFunctions, api: IdealHouseApi): QueueObservations {
-	const key = `${ctx.getExecutionId()}|${api.name}`;
-	let record = observations.get(key);
-	if (!record) {
-		// Executions normally drop their record when they finish; this catches the ones that don't.
-		for (const [staleKey, stale] of observations) {
-			if (clock.now() - stale.lastUsed > IDLE_MS) observations.delete(staleKey);
-		}
-		record = new QueueObservations();
-		observations.set(key, record);
-		ctx.onExecutionFinish?.(() => observations.delete(key));
-	}
-	record.lastUsed = clock.now();
-	return record;
-}
 
 /**
  * Waits `ms`. A queued task's wait is cut short ('woken') when its queue's record learns something,
@@ -146,7 +126,7 @@ export async function waitForTask(
 	let last: Task | undefined;
 	let faults = 0;
 	let unknown = 0;
-	const record = observationsFor(this, api);
+	const record = queueOf(this, api.name);
 	const planner = pollPlanner({
 		createdAt: clock.now(),
 		intervalMs: interval,
@@ -175,7 +155,6 @@ export async function waitForTask(
 		}
 		try {
 			const wait = Math.min(faultWait ?? planner.aimNextCheck(clock.now()), remaining);
-			record.lastUsed = clock.now();
 			const queued = faultWait === undefined && planner.isQueued;
 			// A long wait in a queue is planned again halfway, from what the tasks ahead have shown
 			// by then, without a request.

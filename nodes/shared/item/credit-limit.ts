@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import type { IdealHouseApi } from '../catalog/catalog';
-import { clock } from '../basics/clock';
 import { price } from '../catalog/credits';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
-import type { ItemSettings } from './item-settings';
+import { PerExecution } from '../basics/per-execution';
+import type { ItemSettings } from './settings';
 
 /**
  * Credit Limit: the most credits one node may spend in one execution. A create counts from the
@@ -21,30 +21,19 @@ export const CREDIT_LIMIT_TOOL_NOTE =
 
 interface Ledger {
 	spent: number;
-	lastUsed: number;
 }
 
-/** Credits counted by `<execution>|<node>|<run or preview>`. */
-const ledgers = new Map<string, Ledger>();
 /**
- * Ledgers go when their execution finishes. The sweep only catches n8n versions without that
- * notice, so it must never drop a run still waiting on its tasks: a day is far beyond any wait.
+ * Credits counted by node and by kind (a real run, or a preview) in each execution. Dropped with
+ * the execution; the idle sweep must never drop a run still waiting on its tasks: a day is far
+ * beyond any wait.
  */
-const IDLE_MS = 24 * 60 * 60_000;
+const ledgers = new PerExecution<Ledger>(24 * 60 * 60_000);
 
 function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
-	const key = `${ctx.getExecutionId()}|${ctx.getNode().name}|${preview ? 'preview' : 'run'}`;
-	let ledger = ledgers.get(key);
-	if (!ledger) {
-		for (const [staleKey, stale] of ledgers) {
-			if (clock.now() - stale.lastUsed > IDLE_MS) ledgers.delete(staleKey);
-		}
-		ledger = { spent: 0, lastUsed: clock.now() };
-		ledgers.set(key, ledger);
-		ctx.onExecutionFinish?.(() => ledgers.delete(key));
-	}
-	ledger.lastUsed = clock.now();
-	return ledger;
+	return ledgers.get(ctx, `${ctx.getNode().name}|${preview ? 'preview' : 'run'}`, () => ({
+		spent: 0,
+	}));
 }
 
 /**
@@ -94,7 +83,6 @@ export function creditCharge(
 	const giveBack = () => {
 		if (!ledger) return;
 		ledger.spent -= credits;
-		ledger.lastUsed = clock.now();
 		ledger = undefined;
 	};
 	return {

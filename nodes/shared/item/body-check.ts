@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 import type { IdealHouseApi } from '../catalog/catalog';
 import { checkJsonValue, JsonBodyError, readJsonBody } from '../basics/json-body';
 import { bounded } from '../basics/redact';
-import type { ApiOfItem, BodyCheck } from './request-cycle';
+import type { ApiOfItem, BodyCheck } from './path';
 import { fieldError, requireHttpUrl } from '../basics/validation';
 
 /**

@@ -2,10 +2,8 @@
  * What the polls of one API's tasks have shown about its queue, shared by those tasks so that a
  * queued task can tell when its turn comes. Pure: every time comes in as an argument.
  *
- * One record per node execution and API (`observationsFor` in the poller), dropped when the
- * execution ends. Its items run on one account, so they wait in the same line (AI 3D: one task at
- * a time per account), and a run learns only from what it sees itself: a record kept per process
- * would carry another workflow's account, task sizes or an hour-old service load into this one.
+ * One record per node execution and API (`queueOf` in `poll-planner.ts`), dropped when the
+ * execution ends.
  *
  * It keeps:
  * - how long this API's tasks run: the windows their progress allows (`percentage` is a whole
@@ -85,7 +83,6 @@ export class QueueObservations {
 	private toldPace: { pace: number; spread: number } | undefined;
 	/** The run time the settled pace and the workers give, while no task has shown its own. */
 	private paceRun: Window | undefined;
-	lastUsed = 0;
 
 	/** A running task's run time, as far as its progress pins it down; replaces its earlier one. */
 	recordRun(taskKey: string, run: Window, tentative = false): void {

@@ -24,7 +24,19 @@ export interface ItemSettings {
 	preview: boolean;
 	/** Get Result: the task to read, exactly as given. */
 	taskId?: string;
+	/** A create whose API takes a photo: a URL field, or files on the item. */
+	photoSource: PhotoSource;
 }
+
+/** Image Source: the photo is at a URL, or is a file on the item. */
+export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
+
+/** How an operation takes photo files: the Photo Enhancer sends several as one list (HDR brackets). */
+export interface PhotoFileRule {
+	several: boolean;
+}
+
+export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
@@ -146,6 +158,10 @@ class SettingsReader {
 		throw fieldError(this.ctx, field, `must be ${expected} (got ${problem})`, advice);
 	}
 
+	refuseField(field: string, problem: string, advice: string): never {
+		throw fieldError(this.ctx, field, problem, advice);
+	}
+
 	/** An option's value, or undefined when the user never set it. */
 	private option(name: string): { value: unknown } | undefined {
 		return isSet(this.ctx, ['options', name]) ? { value: this.options[name] } : undefined;
@@ -257,7 +273,11 @@ const ON_TIMEOUT = ['fail', 'returnLastStatus'] as const;
  * panel shows; a create reads them all, whether or not it waits: a Timeout that cannot be read is
  * a mistake to show now, not when the same node is set to wait.
  */
-export function readItemSettings(ctx: IExecuteSingleFunctions, operation: Operation): ItemSettings {
+export function readItemSettings(
+	ctx: IExecuteSingleFunctions,
+	operation: Operation,
+	photoFiles?: PhotoFileRule,
+): ItemSettings {
 	const read = new SettingsReader(ctx);
 	const preview = read.optionSwitch('preview', 'Preview (Send Nothing)');
 	const taskId =
@@ -283,6 +303,7 @@ export function readItemSettings(ctx: IExecuteSingleFunctions, operation: Operat
 			creditLimit: 0,
 			preview,
 			taskId,
+			photoSource: { kind: 'url' },
 		};
 	}
 	return {
@@ -299,5 +320,44 @@ export function readItemSettings(ctx: IExecuteSingleFunctions, operation: Operat
 		}),
 		preview,
 		taskId,
+		photoSource: photoFiles ? readPhotoSource(read, photoFiles) : { kind: 'url' },
 	};
+}
+
+/**
+ * Image Source, and with Binary File the item's properties that hold the photos: one, or for an
+ * operation that takes several, a comma-separated list, each named once.
+ */
+function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource {
+	if (read.parameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary)
+		return { kind: 'url' };
+	const value = read.parameter('imageBinaryProperty', 'data');
+	const properties = (typeof value === 'string' ? value : '')
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	const field = 'Image Binary Property';
+	if (properties.length === 0) {
+		read.refuseField(
+			field,
+			'is empty',
+			'Name the binary property that holds the photo (e.g. data).',
+		);
+	}
+	if (properties.length > 1 && !rule.several) {
+		read.refuseField(
+			field,
+			`names ${properties.length} properties, but this API takes one photo per task`,
+			'Give one property name.',
+		);
+	}
+	const repeated = properties.find((name, index) => properties.indexOf(name) !== index);
+	if (repeated !== undefined) {
+		read.refuseField(
+			field,
+			`names the property "${repeated}" more than once`,
+			'Name each file once: the same file sent twice would be taken as two photos.',
+		);
+	}
+	return { kind: 'binary', properties };
 }

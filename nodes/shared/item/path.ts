@@ -1,0 +1,144 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { TERMINAL_STATUSES } from '../catalog/api';
+import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
+import { priceOfStoredTask } from '../catalog/credits';
+import { emitTask } from '../results/output';
+import { sendCreate, sendRead } from './create';
+import { keepingCreatedTask, keepingReadTask } from './created-task';
+import { creditCharge } from './credit-limit';
+import { PhotoFiles } from './photos';
+import { previewCreate, previewRead } from './preview';
+import { readItemSettings, type PhotoFileRule } from './settings';
+import { takeTurn, type Turn } from './turn';
+import { waitForTask } from './wait';
+
+/**
+ * The life of one item, from its settings to its output, as two straight paths: a create
+ * (Enhance, Remove, Create) and Get Result. Each step is one call into the room that does it.
+ */
+
+/** Checks an item's request body before anything is sent, and returns the body to send. */
+export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Promise<IDataObject>;
+
+/**
+ * The API an operation calls: a catalog row, or for an API named in the node's parameters
+ * (`custom`), the row built from the item's parameters, checked before anything is sent.
+ */
+export type ApiOfItem = IdealHouseApi | ((this: IExecuteSingleFunctions) => IdealHouseApi);
+
+/** A create as its node routes it: its API, its body check, and whether it takes photo files. */
+export interface CreateRoute {
+	api: ApiOfItem;
+	bodyCheck?: BodyCheck;
+	photoFiles?: PhotoFileRule;
+}
+
+function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem): IdealHouseApi {
+	return typeof api === 'function' ? api.call(ctx) : api;
+}
+
+/**
+ * A create. Everything that can refuse the item comes before anything leaves n8n; its photo
+ * leaves only once its create may go; once the service has named the task, whatever ends the item
+ * keeps the task's id; and the photos' clean-up runs however it ended.
+ */
+export async function createItem(
+	ctx: IExecuteSingleFunctions,
+	route: CreateRoute,
+	request: IHttpRequestOptions,
+): Promise<INodeExecutionData[]> {
+	// 1. The settings, read and checked once.
+	const settings = readItemSettings(ctx, 'create', route.photoFiles);
+	// 2. The API.
+	const api = apiOf(ctx, route.api);
+	request.url = createPath(api);
+	// 3. The photo check (files read and their links signed, nothing sent), then the body check.
+	const routed = (request.body ?? {}) as IDataObject;
+	const photos = route.photoFiles
+		? await PhotoFiles.check(ctx, settings.photoSource, route.photoFiles, settings, routed)
+		: undefined;
+	const body = route.bodyCheck ? await route.bodyCheck.call(ctx, { ...routed }) : routed;
+	request.body = body;
+	const charge = creditCharge(ctx, api, body, settings);
+	// 4. Preview: what would be sent and its price, counted apart; nothing leaves n8n.
+	if (settings.preview) {
+		charge.reserve();
+		return await previewCreate(ctx, api, body);
+	}
+	// 5. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
+	const rate = settings.maxRequestsPerSecond;
+	const turn = await takeTurn(ctx, rate, charge);
+	// 6. The upload, in the item's turn.
+	if (photos) await uploadInTurn(ctx, photos, turn);
+	let items: INodeExecutionData[] = [];
+	let failure: IdealHouseError | undefined;
+	try {
+		// 7. The create, its retries around the send alone.
+		const taskId = await sendCreate(ctx, request, rate, turn, charge);
+		// 8. From here on, whatever ends the item keeps the task's id and its price.
+		items = await keepingCreatedTask(ctx, api, taskId, body, async (charged) => {
+			if (!settings.waitForCompletion) {
+				photos?.keepForUnfinishedTask();
+				const json = { id: taskId, status: 'Unprocessed', creditsCharged: charged };
+				return [{ json, pairedItem: { item: ctx.getItemIndex() } }];
+			}
+			// 9. The wait.
+			const task = await waitForTask.call(ctx, api, taskId, settings);
+			if (!TERMINAL_STATUSES.includes(task.status)) photos?.keepForUnfinishedTask();
+			// 10. The results and downloads.
+			return await emitTask.call(ctx, api, task, settings.download, charged);
+		});
+		// 12. The output.
+		return items;
+	} catch (error) {
+		failure = toIdealHouseError(ctx, error);
+		// A Failed task was refunded, a refused create cost nothing: the Credit Limit gets it back.
+		charge.failed(failure);
+		throw failure;
+	} finally {
+		// 11. The clean-up: the photos deleted, or kept for a task left running. It notes on the
+		// returned items (or the error) where they are, or a delete that failed.
+		await photos?.cleanUp(ctx, { items, failure });
+	}
+}
+
+/** A failed upload sends no create: the turn's slot and credits go back. */
+async function uploadInTurn(ctx: IExecuteSingleFunctions, photos: PhotoFiles, turn: Turn) {
+	try {
+		await photos.upload(ctx);
+	} catch (error) {
+		turn.cancel();
+		throw toIdealHouseError(ctx, error);
+	}
+}
+
+/** Get Result: the same steps, but for the create's. */
+export async function readItem(
+	ctx: IExecuteSingleFunctions,
+	apiOfItem: ApiOfItem,
+	request: IHttpRequestOptions,
+): Promise<INodeExecutionData[]> {
+	// 1. The settings, the task id among them.
+	const settings = readItemSettings(ctx, 'read');
+	const taskId = settings.taskId ?? '';
+	// 2. The API.
+	const api = apiOf(ctx, apiOfItem);
+	request.url = resultPath(api);
+	request.qs = { ...request.qs, taskId };
+	// 4. Preview.
+	if (settings.preview) return await previewRead(ctx, api, request.qs);
+	// 5, 7. The read, each attempt in its own request slot.
+	const task = await sendRead(ctx, request, taskId, settings.maxRequestsPerSecond);
+	// 8, 10, 12. The output and its downloads, the task named whatever ends the item.
+	return await keepingReadTask(ctx, taskId, async () => {
+		const credits = priceOfStoredTask(api, task.input);
+		return await emitTask.call(ctx, api, task, settings.download, credits);
+	});
+}

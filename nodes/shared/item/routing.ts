@@ -1,0 +1,84 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+
+import { watchForStop } from '../basics/cancellation';
+import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { isToolCall, withAdviceInMessage } from '../results/tool';
+import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
+
+/**
+ * Where n8n's declarative routing hands an item to the package. Routing builds each item's
+ * request from the fields (the body of a create, the task id of a Get Result) and would send it
+ * itself; its only hook around the send is `operations.pagination`, which with
+ * `send.paginate: true` hands the built request to the node and takes back the items it returns.
+ * Nothing is paginated: the hook runs the item's path (`path.ts`), which sends through the
+ * package's transport (no redirects, a time limit, Stop). `cycleRouting` is the only place that
+ * names it.
+ */
+
+/**
+ * Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is
+ * sent unless it passes. With `photoFiles`, the photo may also be a file on the item (Image Source).
+ */
+export function createTaskRouting(route: CreateRoute): INodePropertyRouting {
+	return cycleRouting(
+		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
+		async (ctx, request) => await createItem(ctx, route, request),
+	);
+}
+
+/** Routing of Get Result: one read of the task, retried on passing faults. */
+export function taskResultRouting(api: ApiOfItem): INodePropertyRouting {
+	return cycleRouting({ method: 'GET' }, async (ctx, request) => await readItem(ctx, api, request));
+}
+
+type ItemPath = (
+	ctx: IExecutePaginationFunctions,
+	request: IHttpRequestOptions,
+) => Promise<INodeExecutionData[]>;
+
+function cycleRouting(
+	request: INodePropertyRouting['request'],
+	path: ItemPath,
+): INodePropertyRouting {
+	const pagination = async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		// First, before anything can wait: a Stop pressed from now on reaches this item.
+		watchForStop(this);
+		try {
+			return await path(this, requestData.options as IHttpRequestOptions);
+		} catch (error) {
+			return continueOnFail(this, toIdealHouseError(this, error));
+		}
+	};
+	return { request, send: { paginate: true }, operations: { pagination } };
+}
+
+/**
+ * A final failure: the node fails, or with Continue on Fail the item becomes an error item. It
+ * keeps what the user needs to act and to account for the task: what to do, the task id and
+ * what it cost. n8n routes an item to the error output only when its json holds nothing but
+ * `error`, `message` and `details`, so the rest goes under `details`.
+ */
+function continueOnFail(
+	ctx: IExecutePaginationFunctions,
+	error: IdealHouseError,
+): INodeExecutionData[] {
+	// A model reads only the message: called as a tool, it carries what to do as well.
+	if (!ctx.continueOnFail()) throw isToolCall(ctx) ? withAdviceInMessage(error) : error;
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
+	if (error.taskId) {
+		details.id = error.taskId;
+		if (error.creditsCharged !== undefined) details.creditsCharged = error.creditsCharged;
+	}
+	return [{ json: { error: error.message, details }, pairedItem: { item: ctx.getItemIndex() } }];
+}

@@ -1,0 +1,65 @@
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { toIdealHouseError } from '../basics/errors';
+import { takeRequestSlot } from '../transport/throttle';
+import { envelopeCode, envelopeIn, isRefusal, type ServiceResponse } from '../transport/transport';
+import type { CreditCharge } from './credit-limit';
+import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
+
+/**
+ * A create's turn: a slot of the account's request budget, then, in one step with nothing
+ * awaited between them, the check that the account has not run out of credits in this execution
+ * (9051) and the Credit Limit's count. Items waiting on the request rate are held back here, so
+ * that an item refused by either sends nothing anywhere: not its photo, not its create.
+ */
+export interface Turn {
+	/** Right before the create is sent: an earlier create's 9051 may have come meanwhile. */
+	stillOpen(): void;
+	/**
+	 * The create was sent and answered (or failed on the way): the slot counts one more second.
+	 * An answer that refused it (9051 above all) is taken into account before the slot is given
+	 * back, so that the next item in line already sees it.
+	 */
+	answered(response?: ServiceResponse): void;
+	/** Nothing was sent with it after all (the upload failed, Stop): the slot and the credits go back. */
+	cancel(): void;
+}
+
+export async function takeTurn(
+	ctx: IExecuteSingleFunctions,
+	rate: number,
+	charge: CreditCharge,
+): Promise<Turn> {
+	const creditsKey = await creditsKeyOf(ctx);
+	const slot = await takeRequestSlot(ctx, rate);
+	// The credits first: the next item in line, woken by the slot, already counts without them.
+	const cancel = () => {
+		charge.giveBack();
+		slot.unused();
+	};
+	try {
+		refuseWhenOutOfCredits(ctx, creditsKey);
+		charge.reserve();
+	} catch (error) {
+		slot.unused();
+		throw toIdealHouseError(ctx, error);
+	}
+	return {
+		stillOpen() {
+			try {
+				refuseWhenOutOfCredits(ctx, creditsKey);
+			} catch (error) {
+				cancel();
+				throw toIdealHouseError(ctx, error);
+			}
+		},
+		answered(response) {
+			if (response) {
+				noteAnswerCode(ctx, creditsKey, envelopeCode(response));
+				if (isRefusal(response.statusCode, envelopeIn(response.body))) charge.giveBack();
+			}
+			slot();
+		},
+		cancel,
+	};
+}
