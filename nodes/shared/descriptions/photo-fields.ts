@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE, type PhotoFileRule } from '../engine/photo-uploads';
+import { IMAGE_SOURCE } from '../engine/photo-uploads';
+import type { PhotoFileRule } from '../storage/photo-files';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 import type { Resource } from './resource';
 
@@ -76,9 +77,11 @@ const PHOTO_FIELD = 'imageUrl';
 
 /** How a resource's create takes a photo file; none for an API without a photo URL. */
 export function photoFileRule(resource: Resource): PhotoFileRule | undefined {
-	if (resource.photo) return { several: resource.photo.several };
+	// An API named in the item's parameters (`custom`) has no row to say its smallest photo.
+	const api = typeof resource.api === 'function' ? undefined : resource.api;
+	if (resource.photo) return { several: resource.photo.several, api };
 	return resource.fields.some((field) => field.name === PHOTO_FIELD)
-		? { several: false }
+		? { several: false, api }
 		: undefined;
 }
 

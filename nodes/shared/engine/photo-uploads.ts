@@ -6,8 +6,7 @@ import { executionStopSignal } from '../basics/cancellation';
 import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
 import type { ItemSettings } from './item-settings';
 import { redact } from '../basics/redact';
-import { fieldError } from '../basics/validation';
-import { readPhotoFiles, type PhotoFile } from '../storage/photo-files';
+import { readPhotoFiles, type PhotoFile, type PhotoFileRule } from '../storage/photo-files';
 import {
 	STORAGE_CREDENTIAL_LABEL,
 	STORAGE_CREDENTIAL_NAME,
@@ -26,11 +25,6 @@ import { deleteObject, putObject, uploadStopped } from '../storage/storage-reque
  * the service may still have to fetch it, and the item says where it is and until when).
  */
 
-/** How an operation takes its photos: the Photo Enhancer sends several files as one list (HDR brackets). */
-export interface PhotoFileRule {
-	several: boolean;
-}
-
 /** On top of the node's Timeout: the create, its retries and the service's own download. */
 const LINK_MARGIN_SECONDS = 300;
 const MIN_LINK_SECONDS = 300;
@@ -41,31 +35,6 @@ interface Upload {
 	file: PhotoFile;
 	key: string;
 	link: string;
-}
-
-function propertyNames(ctx: IExecuteSingleFunctions, rule: PhotoFileRule): string[] {
-	const value = ctx.getNodeParameter('imageBinaryProperty', 'data');
-	const names = (typeof value === 'string' ? value : '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
-	if (names.length === 0) {
-		throw fieldError(
-			ctx,
-			'Image Binary Property',
-			'is empty',
-			'Name the binary property that holds the photo (e.g. data).',
-		);
-	}
-	if (names.length > 1 && !rule.several) {
-		throw fieldError(
-			ctx,
-			'Image Binary Property',
-			`names ${names.length} properties, but this API takes one photo per task`,
-			'Give one property name.',
-		);
-	}
-	return names;
 }
 
 function storageItemError(
@@ -132,7 +101,11 @@ export class PhotoUploads {
 		if (ctx.getNodeParameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary) {
 			return undefined;
 		}
-		const files = await readPhotoFiles(ctx, propertyNames(ctx, rule));
+		const files = await readPhotoFiles(
+			ctx,
+			ctx.getNodeParameter('imageBinaryProperty', 'data'),
+			rule,
+		);
 		const settings = await settingsOf(ctx);
 		const seconds = linkSeconds(item);
 		const now = new Date();

@@ -1,104 +1,84 @@
-import { createHash } from 'crypto';
-
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { sniffImageType, type FileType } from '../results/file-types';
+import type { IdealHouseApi } from '../catalog/catalog';
 import { fieldError } from '../basics/validation';
-import type { ObjectBody } from './storage-requests';
+import { readImageFile, type ImageField, type ImageFile } from './image-files';
 
-/** The spec: every input image at most 20 MB. A larger file is refused before it is uploaded. */
-export const photoFileLimits = { maxBytes: 20 * 1024 * 1024 };
-
-/** How many first bytes decide a photo's type. */
-const HEAD_BYTES = 16;
-
-export interface PhotoFile extends ObjectBody {
-	property: string;
-	type: FileType;
+/** How an operation takes its photo files. */
+export interface PhotoFileRule {
+	/** Several files make one task: the Photo Enhancer's HDR brackets, sent as one list. */
+	several: boolean;
+	/** The API they are for, where its row is known: the smallest photo it takes (`minImageSize`). */
+	api?: IdealHouseApi;
 }
 
-const TYPES_HINT =
+export type PhotoFile = ImageFile;
+
+const FIELD = 'Image Binary Property';
+
+const PHOTO_RULES =
 	'The service takes JPEG, PNG and WebP photos of at most 20 MB. The file is judged by its bytes, not by its name or MIME type.';
 
-function megabytes(bytes: number): string {
-	return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-}
-
 /**
- * One pass over the file as it is stored (inline, on disk or in S3, whatever n8n's binary mode):
- * its first bytes, size and SHA-256, without holding it. The upload then reads it again.
+ * The property names in Image Binary Property: a comma list, at least one, one unless the API
+ * takes several, and none twice (the same file twice would be uploaded and sent twice).
  */
-async function measure(
+export function photoPropertyNames(
 	ctx: IExecuteSingleFunctions,
-	property: string,
-	label: string,
-): Promise<{ head: Buffer; size: number; sha256: string; open: ObjectBody['open'] }> {
-	const binary = ctx.helpers.assertBinaryData(property);
-	const hash = createHash('sha256');
-	if (!binary.id) {
-		const bytes = await ctx.helpers.getBinaryDataBuffer(property);
-		if (bytes.length > photoFileLimits.maxBytes) {
-			throw fieldError(ctx, label, `is larger than 20 MB (${megabytes(bytes.length)})`, TYPES_HINT);
-		}
-		return {
-			head: bytes.subarray(0, HEAD_BYTES),
-			size: bytes.length,
-			sha256: hash.update(bytes).digest('hex'),
-			open: async () => await ctx.helpers.getBinaryDataBuffer(property),
-		};
+	value: unknown,
+	rule: PhotoFileRule,
+): string[] {
+	const names = (typeof value === 'string' ? value : '')
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+	if (names.length === 0) {
+		throw fieldError(
+			ctx,
+			FIELD,
+			'is empty',
+			'Name the binary property that holds the photo (e.g. data).',
+		);
 	}
-	const id = binary.id;
-	const stream = await ctx.helpers.getBinaryStream(id);
-	const head: Buffer[] = [];
-	let headBytes = 0;
-	let size = 0;
-	for await (const chunk of stream as AsyncIterable<Buffer>) {
-		size += chunk.length;
-		if (size > photoFileLimits.maxBytes) {
-			stream.destroy();
-			throw fieldError(ctx, label, 'is larger than 20 MB', TYPES_HINT);
-		}
-		if (headBytes < HEAD_BYTES) {
-			head.push(chunk.subarray(0, HEAD_BYTES - headBytes));
-			headBytes += head[head.length - 1].length;
-		}
-		hash.update(chunk);
+	if (names.length > 1 && !rule.several) {
+		throw fieldError(
+			ctx,
+			FIELD,
+			`names ${names.length} properties, but this API takes one photo per task`,
+			'Give one property name.',
+		);
 	}
-	return {
-		head: Buffer.concat(head),
-		size,
-		sha256: hash.digest('hex'),
-		open: async () => await ctx.helpers.getBinaryStream(id),
-	};
+	const twice = names.find((name, index) => names.indexOf(name) !== index);
+	if (twice !== undefined) {
+		throw fieldError(
+			ctx,
+			FIELD,
+			`names "${twice}" more than once`,
+			'Name each photo once: every name is a file of its own in the task (the brackets of an HDR merge are different photos).',
+		);
+	}
+	return names;
 }
 
 /**
- * The item's photos, each checked before anything leaves n8n: present on the item, not empty, a
- * JPEG, PNG or WebP by its bytes, within the size limit.
+ * The item's photos, each checked before anything leaves n8n (see `readImageFile`), with the
+ * smallest size the API takes where its spec gives one.
  */
 export async function readPhotoFiles(
 	ctx: IExecuteSingleFunctions,
-	properties: string[],
+	propertyList: unknown,
+	rule: PhotoFileRule,
 ): Promise<PhotoFile[]> {
-	const binary = ctx.getInputData().binary ?? {};
+	const { api } = rule;
+	const photo: ImageField = {
+		field: FIELD,
+		holds: 'the photo',
+		rules: PHOTO_RULES,
+		smallest: api?.minImageSize ? { size: api.minImageSize, api: api.label } : undefined,
+	};
 	const files: PhotoFile[] = [];
-	for (const property of properties) {
-		const label = `Image Binary Property "${property}"`;
-		// An own property only: "__proto__" or "toString" name no file of the item.
-		if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
-			const available = Object.keys(binary);
-			throw fieldError(
-				ctx,
-				label,
-				`is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
-				'Name the binary property that holds the photo, as the previous node output it (a form upload uses the field name, Google Drive and HTTP Request use "data").',
-			);
-		}
-		const { head, size, sha256, open } = await measure(ctx, property, label);
-		if (size === 0) throw fieldError(ctx, label, 'is empty', TYPES_HINT);
-		const type = sniffImageType(head);
-		if (!type) throw fieldError(ctx, label, 'is not a JPEG, PNG or WebP image', TYPES_HINT);
-		files.push({ property, type, size, sha256, contentType: type.mimeType, open });
+	for (const property of photoPropertyNames(ctx, propertyList, rule)) {
+		files.push(await readImageFile(ctx, property, photo));
 	}
 	return files;
 }
