@@ -314,7 +314,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		[
 			'base64 that is not an image',
 			{ maskSource: 'base64', maskBase64: Buffer.from('hello mask').toString('base64') },
-			'Mask (Base64) is not a PNG, JPEG or WebP image [item 0]',
+			'Mask (Base64) is not a JPEG, PNG or WebP image [item 0]',
 		],
 		[
 			'a removal mode from an expression that does not exist',
@@ -398,7 +398,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		await expectRejected(
 			'objectRemover',
 			single({ maskSource: 'binary' }),
-			'Mask Binary Property "data" is not a PNG, JPEG or WebP image [item 0]',
+			'Mask Binary Property "data" is not a JPEG, PNG or WebP image [item 0]',
 			[
 				{
 					json: {},

@@ -11,13 +11,12 @@ import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
 import { logLines, runNode } from '../dev/harness/engine';
-import { photoFileLimits } from '../nodes/shared/storage/photo-files';
+import { imageFileLimits } from '../nodes/shared/storage/image-files';
 import { storageLimits } from '../nodes/shared/storage/storage-requests';
 import {
 	API_KEY,
 	OR,
 	PE,
-	TINY_PNG,
 	api,
 	created,
 	flushEventLoop,
@@ -25,6 +24,7 @@ import {
 	resetWire,
 	taskResponse,
 } from './helpers/api';
+import { jpegImage, pngImage } from './helpers/images';
 import { runStoppedInWait, settles, startRun } from './helpers/run';
 import {
 	STORAGE_REGION,
@@ -34,7 +34,8 @@ import {
 } from './helpers/s3-storage';
 import { verifySigV4 } from './helpers/sigv4-verifier';
 
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]);
+const JPEG = jpegImage(640, 480);
+const PNG = pngImage(320, 240);
 const VS_CREATE = '/api/v1/virtualStaging/generate';
 const VS_RESULT = '/api/v1/virtualStaging/result';
 
@@ -170,7 +171,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 
 	test('Photo Enhancer: several property names are uploaded and sent as one list, in order (HDR brackets)', async () => {
 		answerTask(PE.create, PE.result, '43');
-		const brackets = { dark: TINY_PNG, mid: JPEG, bright: TINY_PNG };
+		const brackets = { dark: PNG, mid: JPEG, bright: PNG };
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -187,7 +188,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
-		expect(puts().map((put) => put.bytes)).toEqual([TINY_PNG.length, JPEG.length, TINY_PNG.length]);
+		expect(puts().map((put) => put.bytes)).toEqual([PNG.length, JPEG.length, PNG.length]);
 		expect(puts().map((put) => put.headers['content-type'])).toEqual([
 			'image/png',
 			'image/jpeg',
@@ -210,7 +211,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 				imageSource: 'binary',
 				imageBinaryProperty: 'room',
 			},
-			items: [fileItem({ room: TINY_PNG })],
+			items: [fileItem({ room: PNG })],
 			storageCredentials: storage.credentials,
 		});
 
@@ -282,8 +283,8 @@ describe('a bad file is an item error naming the item and the property, with no 
 	});
 
 	test('a file over 20 MB', async () => {
-		const limit = photoFileLimits.maxBytes;
-		photoFileLimits.maxBytes = 1000;
+		const limit = imageFileLimits.maxBytes;
+		imageFileLimits.maxBytes = 1000;
 		try {
 			const { error } = await runNode({
 				node: 'objectRemover',
@@ -295,7 +296,7 @@ describe('a bad file is an item error naming the item and the property, with no 
 				/Image Binary Property "photo" is larger than 20 MB .* \[item 0\]/,
 			);
 		} finally {
-			photoFileLimits.maxBytes = limit;
+			imageFileLimits.maxBytes = limit;
 		}
 		expect(storage.requests).toEqual([]);
 		expect(recorded).toEqual([]);

@@ -327,7 +327,7 @@ describe("the nodes' own checks: nothing reaches the service", () => {
 			'objectRemover',
 			() => mask({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
 			() => [itemWithBinary('mask', Buffer.from('This is plain text, not an image.\n'))],
-			'Mask Binary Property "mask" is not a PNG, JPEG or WebP image [item 0]',
+			'Mask Binary Property "mask" is not a JPEG, PNG or WebP image [item 0]',
 		],
 		[
 			'a base64 mask that is not base64',

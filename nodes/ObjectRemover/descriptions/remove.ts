@@ -2,10 +2,15 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
-import { sniffImageType } from '../../shared/results/file-types';
 import { fieldKinds } from '../../shared/descriptions/field-kinds';
 import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
+import {
+	checkImageBytes,
+	imageBase64,
+	readImageFile,
+	type ImageField,
+} from '../../shared/storage/image-files';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Remove operation's value, which saved workflows hold. */
@@ -94,12 +99,12 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-function requireImageBytes(ctx: IExecuteSingleFunctions, field: string, bytes: Buffer): void {
-	if (bytes.length === 0) throw fieldError(ctx, field, 'is empty');
-	if (!sniffImageType(bytes)) {
-		throw fieldError(ctx, field, 'is not a PNG, JPEG or WebP image', MASK_RULES);
-	}
-}
+/** A mask's own checks: the photo's, with no smallest size (the spec gives none for a mask). */
+const maskImage = (field: string): ImageField => ({
+	field,
+	holds: 'the mask image',
+	rules: MASK_RULES,
+});
 
 /** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
 function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
@@ -114,27 +119,18 @@ function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
 		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
 	}
-	requireImageBytes(ctx, 'Mask (Base64)', Buffer.from(text, 'base64'));
+	checkImageBytes(ctx, Buffer.from(text, 'base64'), maskImage('Mask (Base64)'));
 	return text;
 }
 
-/** The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage). */
+/**
+ * The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage):
+ * checked as it streams, then read once more as the base64 the API takes.
+ */
 async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
 	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
-	const binary = ctx.getInputData().binary ?? {};
-	// An own property only: "__proto__" or "toString" name no file of the item.
-	if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
-		const available = Object.keys(binary);
-		throw fieldError(
-			ctx,
-			'Mask Binary Property',
-			`"${property}" is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
-			'Name the binary property that holds the mask image, as the previous node output it.',
-		);
-	}
-	const bytes = await ctx.helpers.getBinaryDataBuffer(property);
-	requireImageBytes(ctx, `Mask Binary Property "${property}"`, bytes);
-	return bytes.toString('base64');
+	const image = maskImage('Mask Binary Property');
+	return await imageBase64(ctx, await readImageFile(ctx, property, image), image);
 }
 
 /**

@@ -16,6 +16,12 @@ export type PriceRule =
 	/** Not published (an API called through `custom`). */
 	| { unknown: true };
 
+/** An image's width and height in pixels. */
+export interface ImageSize {
+	width: number;
+	height: number;
+}
+
 /** What a result download must be, checked by its bytes. */
 export type ResultFiles = 'image' | 'model3d' | 'any';
 
@@ -30,13 +36,20 @@ export interface IdealHouseApi {
 	styleKey?: string;
 	/** What to check when one of its tasks ends Failed; a general text where not given. */
 	failureAdvice?: string;
+	/**
+	 * The smallest input image it takes, where its spec gives one: a photo file under it is refused
+	 * before upload. None where the spec says nothing.
+	 */
+	minImageSize?: ImageSize;
 }
 
 const api = (
 	name: string,
 	label: string,
 	price: PriceRule,
-	more: Partial<Pick<IdealHouseApi, 'results' | 'styleKey' | 'failureAdvice'>> = {},
+	more: Partial<
+		Pick<IdealHouseApi, 'results' | 'styleKey' | 'failureAdvice' | 'minImageSize'>
+	> = {},
 ): IdealHouseApi => ({ name, label, price, results: 'image', ...more });
 
 const PHOTO_ADVICE =
@@ -51,7 +64,8 @@ export const APIS = {
 		'photoEnhancer',
 		'Photo Enhancer',
 		{ flat: 10 },
-		{ failureAdvice: PHOTO_ADVICE },
+		// From 128 × 128 px; larger than 6,000 px is scaled down by the service, so not refused.
+		{ failureAdvice: PHOTO_ADVICE, minImageSize: { width: 128, height: 128 } },
 	),
 	objectRemover: api(
 		'objectRemover',

@@ -62,7 +62,7 @@ export async function createItem(
 	// 3. The photo check (files read and their links signed, nothing sent), then the body check.
 	const routed = (request.body ?? {}) as IDataObject;
 	const photos = route.photoFiles
-		? await PhotoFiles.check(ctx, settings.photoSource, route.photoFiles, settings, routed)
+		? await PhotoFiles.check(ctx, api, route.photoFiles, settings, routed)
 		: undefined;
 	const body = route.bodyCheck ? await route.bodyCheck.call(ctx, { ...routed }) : routed;
 	request.body = body;

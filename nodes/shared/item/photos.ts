@@ -11,7 +11,8 @@ import {
 	uploadStoreOf,
 	type UploadStore,
 } from '../storage/upload-store';
-import type { ItemSettings, PhotoSource } from './settings';
+import type { IdealHouseApi } from '../catalog/catalog';
+import type { ItemSettings, PhotoFileRule, PhotoSource } from './settings';
 
 /**
  * Photos that are files: the service takes photos by URL only, so a file on the item goes to the
@@ -20,11 +21,6 @@ import type { ItemSettings, PhotoSource } from './settings';
  * them, once the item's turn has come; `cleanUp` deletes them once the item has ended, or keeps
  * them where the task may still need them.
  */
-
-/** How an operation takes its photos: the Photo Enhancer sends several files as one list (HDR brackets). */
-export interface PhotoFileRule {
-	several: boolean;
-}
 
 /**
  * How long the service's link lasts. While the node waits, the Timeout plus this margin (the
@@ -77,13 +73,14 @@ export class PhotoFiles {
 	 */
 	static async check(
 		ctx: IExecuteSingleFunctions,
-		source: PhotoSource,
+		api: IdealHouseApi,
 		rule: PhotoFileRule,
 		item: ItemSettings,
 		body: IDataObject,
 	): Promise<PhotoFiles | undefined> {
+		const source: PhotoSource = item.photoSource;
 		if (source.kind !== 'binary') return undefined;
-		const files = await readPhotoFiles(ctx, source.properties);
+		const files = await readPhotoFiles(ctx, source.properties, api);
 		const store = await uploadStoreOf(ctx);
 		const seconds = linkSeconds(item);
 		const now = new Date();

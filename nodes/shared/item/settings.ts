@@ -355,8 +355,8 @@ function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource
 	if (repeated !== undefined) {
 		read.refuseField(
 			field,
-			`names the property "${repeated}" more than once`,
-			'Name each file once: the same file sent twice would be taken as two photos.',
+			`names "${repeated}" more than once`,
+			'Name each photo once: every name is a file of its own in the task (the brackets of an HDR merge are different photos).',
 		);
 	}
 	return { kind: 'binary', properties };

@@ -1,0 +1,210 @@
+import { createHash } from 'crypto';
+
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+
+import type { ImageSize } from '../catalog/catalog';
+import { fieldError } from '../basics/validation';
+import type { FileType } from '../results/file-types';
+import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../results/image-header';
+import type { FileStream, ObjectBody } from './storage-requests';
+
+/**
+ * The one check of an image that comes from an item's binary property (a photo, a mask) or from
+ * base64 text: there, not empty, at most 20 MB, a JPEG, PNG or WebP by its bytes, whole, its size
+ * read from its header and large enough for the API. A file n8n stores by id is streamed, never
+ * held whole; one that fails is an item error naming the field and the property.
+ */
+
+/** The spec: every input image at most 20 MB. A larger file is refused before it is read whole. */
+export const imageFileLimits = { maxBytes: 20 * 1024 * 1024 };
+
+export interface ImageFile extends ObjectBody {
+	property: string;
+	type: FileType;
+	width: number;
+	height: number;
+}
+
+/** Where an image comes from and what the API asks of it, as its messages say them. */
+export interface ImageField {
+	/** The field that names the image: `Image Binary Property`, `Mask (Base64)`. */
+	field: string;
+	/** What the file is, for the hint when the item does not have it: `the photo`. */
+	holds: string;
+	/** What the API takes, told with every refusal of the file itself. */
+	rules: string;
+	/** The smallest image the API takes, where its spec gives one, and the API's name. */
+	smallest?: { size: ImageSize; api: string };
+}
+
+const CUT_HINT =
+	'The file stops short, as a download or an upload that did not finish leaves it: take it from its source again.';
+
+function megabytes(bytes: number): string {
+	return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+interface Measured {
+	verdict: ImageVerdict;
+	size: number;
+	sha256: string;
+	open: ObjectBody['open'];
+}
+
+/** Bytes held already (n8n's default mode keeps an item's files in the item), judged at once. */
+function measured(bytes: Buffer, open: ObjectBody['open']): Measured {
+	return {
+		verdict: readImageHeader(bytes),
+		size: bytes.length,
+		sha256: createHash('sha256').update(bytes).digest('hex'),
+		open,
+	};
+}
+
+/**
+ * One pass over the file as n8n stores it (inline, on disk, in S3 or the database): its header,
+ * size and SHA-256. A file stored by id is streamed, and left as soon as it is too large or its
+ * header is refused. The upload then reads it again through `open`.
+ */
+async function measure(
+	ctx: IExecuteSingleFunctions,
+	property: string,
+	label: string,
+): Promise<Measured> {
+	const binary = ctx.helpers.assertBinaryData(property);
+	if (!binary.id) {
+		const bytes = await ctx.helpers.getBinaryDataBuffer(property);
+		if (bytes.length > imageFileLimits.maxBytes) {
+			throw tooLarge(ctx, label, `(${megabytes(bytes.length)})`);
+		}
+		return measured(bytes, async () => await ctx.helpers.getBinaryDataBuffer(property));
+	}
+	const id = binary.id;
+	const stream = await ctx.helpers.getBinaryStream(id);
+	const reader = new ImageHeaderReader();
+	const hash = createHash('sha256');
+	let size = 0;
+	for await (const chunk of stream as AsyncIterable<Buffer>) {
+		size += chunk.length;
+		if (size > imageFileLimits.maxBytes) {
+			stream.destroy();
+			throw tooLarge(ctx, label);
+		}
+		reader.push(chunk);
+		if (reader.verdict?.ok === false) {
+			stream.destroy();
+			break;
+		}
+		hash.update(chunk);
+	}
+	return {
+		verdict: reader.verdict ?? reader.end(),
+		size,
+		sha256: hash.digest('hex'),
+		open: async () => await ctx.helpers.getBinaryStream(id),
+	};
+}
+
+function tooLarge(ctx: IExecuteSingleFunctions, label: string, detail?: string) {
+	return fieldError(
+		ctx,
+		label,
+		`is larger than 20 MB${detail ? ` ${detail}` : ''}`,
+		'The service takes images of at most 20 MB.',
+	);
+}
+
+/** The file's verdict as the item's error, or its type and size when it passes. */
+function judge(
+	ctx: IExecuteSingleFunctions,
+	label: string,
+	{ verdict, size }: Pick<Measured, 'verdict' | 'size'>,
+	image: ImageField,
+) {
+	if (size === 0) throw fieldError(ctx, label, 'is empty', image.rules);
+	if (!verdict.ok) {
+		if (!verdict.format) {
+			throw fieldError(ctx, label, 'is not a JPEG, PNG or WebP image', image.rules);
+		}
+		const problem = `is not a ${verdict.cut ? 'whole' : 'readable'} ${verdict.format}: ${verdict.reason}`;
+		throw fieldError(ctx, label, problem, verdict.cut ? `${CUT_HINT} ${image.rules}` : image.rules);
+	}
+	const { width, height } = verdict;
+	const smallest = image.smallest;
+	if (smallest && (width < smallest.size.width || height < smallest.size.height)) {
+		const least = `${smallest.size.width} × ${smallest.size.height} px`;
+		throw fieldError(
+			ctx,
+			label,
+			`is ${width} × ${height} px; the ${smallest.api} takes photos from ${least}`,
+			`Give a photo of at least ${least}. A larger one than the service works at is fine: it is scaled down.`,
+		);
+	}
+	return verdict;
+}
+
+/** The image in the item's binary property `property`, checked; refused as an item error. */
+export async function readImageFile(
+	ctx: IExecuteSingleFunctions,
+	property: string,
+	image: ImageField,
+): Promise<ImageFile> {
+	const label = `${image.field} "${property}"`;
+	const binary = ctx.getInputData().binary ?? {};
+	// An own property only: "__proto__" or "toString" name no file of the item.
+	if (!Object.prototype.hasOwnProperty.call(binary, property) || !binary[property]) {
+		const available = Object.keys(binary);
+		throw fieldError(
+			ctx,
+			label,
+			`is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
+			`Name the binary property that holds ${image.holds}, as the previous node output it (a form upload uses the field name, Google Drive and HTTP Request use "data").`,
+		);
+	}
+	const file = await measure(ctx, property, label);
+	const { type, width, height } = judge(ctx, label, file, image);
+	const { size, sha256, open } = file;
+	return { property, type, width, height, size, sha256, contentType: type.mimeType, open };
+}
+
+/** Image bytes given in a field (base64 text, decoded), checked as a file is. */
+export function checkImageBytes(
+	ctx: IExecuteSingleFunctions,
+	bytes: Buffer,
+	image: ImageField,
+): void {
+	if (bytes.length > imageFileLimits.maxBytes) {
+		throw tooLarge(ctx, image.field, `(${megabytes(bytes.length)})`);
+	}
+	judge(ctx, image.field, { verdict: readImageHeader(bytes), size: bytes.length }, image);
+}
+
+/**
+ * A checked file as base64, read once more and encoded as it streams: only the text is held,
+ * and never more than the size the check measured.
+ */
+export async function imageBase64(
+	ctx: IExecuteSingleFunctions,
+	file: ImageFile,
+	image: ImageField,
+): Promise<string> {
+	const body = await file.open();
+	if (Buffer.isBuffer(body)) return body.toString('base64');
+	const parts: string[] = [];
+	let carry = Buffer.alloc(0);
+	let read = 0;
+	for await (const chunk of body as FileStream & AsyncIterable<Buffer>) {
+		read += chunk.length;
+		if (read > file.size) {
+			body.destroy();
+			throw fieldError(ctx, `${image.field} "${file.property}"`, 'changed while it was read');
+		}
+		const bytes = Buffer.concat([carry, chunk]);
+		// Whole groups of three bytes encode alone; the rest waits for the next chunk.
+		const whole = bytes.length - (bytes.length % 3);
+		parts.push(bytes.toString('base64', 0, whole));
+		carry = bytes.subarray(whole);
+	}
+	parts.push(carry.toString('base64'));
+	return parts.join('');
+}

@@ -1,0 +1,371 @@
+/**
+ * Whole images only, in n8n's engine: a photo file or a mask is read to its end (streamed when n8n
+ * stores it by id), its size taken from its header, and anything cut off, unreadable, too small
+ * for the API or too large is refused before a byte leaves n8n. Ideal House is answered by nock
+ * (every request recorded), the bucket is a real S3-compatible store on loopback.
+ */
+import nock from 'nock';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { logLines, runNode, type NodeName } from '../dev/harness/engine';
+import { noisyPng } from '../service/png.ts';
+import { OR, PE, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { filesystemBinaryData } from './helpers/binary-store';
+import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
+import { remove } from './helpers/params';
+import { startTestStorage, type TestStorage } from './helpers/s3-storage';
+
+const files = filesystemBinaryData();
+let storage: TestStorage;
+
+beforeAll(async () => {
+	await files.init();
+	storage = await startTestStorage();
+});
+afterAll(async () => {
+	await storage.close();
+	files.close();
+	nock.restore();
+});
+beforeEach(() => {
+	resetWire();
+	nock.enableNetConnect('127.0.0.1');
+	storage.requests.length = 0;
+	storage.fault = undefined;
+	files.resetReads();
+	logLines.length = 0;
+});
+
+const VS = { create: '/api/v1/virtualStaging/generate', result: '/api/v1/virtualStaging/result' };
+const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };
+
+/** Each node's create with its photo from the item's file(s). */
+function fromFile(node: NodeName, property = 'photo'): Record<string, unknown> {
+	const photo = { imageSource: 'binary', imageBinaryProperty: property };
+	if (node === 'photoEnhancer') {
+		return { operation: 'enhance', presetId: 'hdr-merge-hdr-merge', imageSize: '2K', ...photo };
+	}
+	if (node === 'objectRemover') return { operation: 'remove', emptyType: 'whole_house', ...photo };
+	return { resource: 'virtualStaging', operation: 'create', ...photo };
+}
+
+/** An item with these files inline, as n8n's default mode holds them. */
+function fileItem(files: Record<string, Buffer>): INodeExecutionData {
+	return {
+		json: {},
+		binary: Object.fromEntries(
+			Object.entries(files).map(([name, bytes]) => [
+				name,
+				{ data: bytes.toString('base64'), mimeType: 'application/octet-stream', fileName: name },
+			]),
+		),
+	};
+}
+
+/** The service answers `count` creates, each task done at its first check. */
+function answerTasks(node: NodeName, count: number) {
+	const { create, result } = ENDPOINTS[node];
+	for (let k = 0; k < count; k++) {
+		const id = String(81 + k);
+		api().post(create).reply(200, created(id));
+		api()
+			.get(result)
+			.query({ taskId: id })
+			.reply(200, taskResponse(id, { status: 'Success' }));
+	}
+}
+
+const puts = () => storage.requests.filter((request) => request.method === 'PUT');
+const creates = () => recorded.filter((request) => request.method === 'POST');
+const cut = (bytes: Buffer, by = 2) => bytes.subarray(0, bytes.length - by);
+
+async function run(node: NodeName, items: INodeExecutionData[], property = 'photo') {
+	return await runNode({
+		node,
+		parameters: fromFile(node, property),
+		items,
+		storageCredentials: storage.credentials,
+		onError: 'continueRegularOutput',
+	});
+}
+
+function expectNothingSent() {
+	expect(storage.requests).toEqual([]);
+	expect(recorded).toEqual([]);
+}
+
+describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with nothing sent', () => {
+	const jpeg = jpegImage(640, 480);
+	const png = pngImage(640, 480);
+	const cases: Array<[string, Buffer, string]> = [
+		[
+			'the 3 bytes FF D8 FF',
+			Buffer.from([0xff, 0xd8, 0xff]),
+			'is not a whole JPEG: it ends before its frame header',
+		],
+		[
+			'a PNG signature followed by garbage',
+			Buffer.concat([png.subarray(0, 8), Buffer.alloc(3000, 0x61)]),
+			'is not a readable PNG: it does not start with its IHDR header chunk',
+		],
+		[
+			'a WebP that is only its RIFF header',
+			Buffer.from('RIFF\xe8\x03\0\0WEBP', 'latin1'),
+			'is not a whole WebP: it is shorter than the 1008 bytes its RIFF header gives',
+		],
+		[
+			'a JPEG cut before its end-of-image marker',
+			cut(jpeg),
+			'is not a whole JPEG: it ends before its end-of-image marker',
+		],
+		[
+			'a PNG cut before its IEND chunk',
+			cut(png, 20),
+			'is not a whole PNG: it ends before its IEND chunk',
+		],
+	];
+	const nodes: NodeName[] = ['photoEnhancer', 'objectRemover', 'idealHouse'];
+
+	test.each(
+		nodes.flatMap((node) =>
+			cases.map(([name, bytes, problem]) => [node, name, bytes, problem] as const),
+		),
+	)('%s: %s', async (node, _name, bytes, problem) => {
+		const { items } = await run(node, [fileItem({ photo: bytes })]);
+
+		expect(items[0].json.error).toBe(`Image Binary Property "photo" ${problem} [item 0]`);
+		expectNothingSent();
+	});
+
+	test('a cut file is told to be taken again from its source', async () => {
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: fromFile('objectRemover'),
+			items: [fileItem({ photo: cut(jpeg) })],
+			storageCredentials: storage.credentials,
+		});
+
+		expect(error?.message).toMatch(/^Image Binary Property "photo" is not a whole JPEG/);
+		expect(error?.description).toMatch(/stops short.*take it from its source again/);
+		expectNothingSent();
+	});
+});
+
+describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no smallest size', () => {
+	test('a whole 64 × 64 PNG is refused before upload, a whole 320 × 240 PNG is sent', async () => {
+		answerTasks('photoEnhancer', 1);
+		const sent = pngImage(320, 240);
+
+		const { items } = await run('photoEnhancer', [
+			fileItem({ photo: pngImage(64, 64) }),
+			fileItem({ photo: sent }),
+		]);
+
+		expect(items[0].json.error).toBe(
+			'Image Binary Property "photo" is 64 × 64 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+		);
+		expect(items[1].json).toMatchObject({ status: 'Success', creditsCharged: 10 });
+		expect(puts().map((put) => [put.bytes, put.headers['content-type']])).toEqual([
+			[sent.length, 'image/png'],
+		]);
+		expect(creates()).toHaveLength(1);
+	});
+
+	test('127 × 128 and 128 × 127 px are refused; 128 × 128 and 6,500 × 200 px are sent', async () => {
+		answerTasks('photoEnhancer', 2);
+
+		const { items } = await run('photoEnhancer', [
+			fileItem({ photo: pngImage(127, 128) }),
+			fileItem({ photo: pngImage(128, 127) }),
+			fileItem({ photo: pngImage(128, 128) }),
+			fileItem({ photo: pngImage(6500, 200) }),
+		]);
+
+		expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
+			'Image Binary Property "photo" is 127 × 128 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+			'Image Binary Property "photo" is 128 × 127 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
+			'Success',
+			'Success',
+		]);
+		expect(puts()).toHaveLength(2);
+		expect(creates()).toHaveLength(2);
+	});
+
+	test('a JPEG’s size comes from its frame header, read after 300 kB of EXIF', async () => {
+		answerTasks('photoEnhancer', 1);
+		const camera = jpegImage(4032, 3024, { exifBytes: 300_000 });
+
+		const { items } = await run('photoEnhancer', [
+			fileItem({ photo: jpegImage(100, 3000, { exifBytes: 300_000 }) }),
+			fileItem({ photo: camera }),
+		]);
+
+		expect(items[0].json.error).toBe(
+			'Image Binary Property "photo" is 100 × 3000 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+		);
+		expect(items[1].json.status).toBe('Success');
+		expect(puts().map((put) => [put.bytes, put.headers['content-type']])).toEqual([
+			[camera.length, 'image/jpeg'],
+		]);
+	});
+
+	test.each<WebpKind>(['lossy', 'lossless', 'extended'])(
+		'a %s WebP: its size is read from its header',
+		async (kind) => {
+			answerTasks('photoEnhancer', 1);
+
+			const { items } = await run('photoEnhancer', [
+				fileItem({ photo: webpImage(kind, 130, 100) }),
+				fileItem({ photo: webpImage(kind, 100, 130) }),
+				fileItem({ photo: webpImage(kind, 320, 240) }),
+			]);
+
+			expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
+				'Image Binary Property "photo" is 130 × 100 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+				'Image Binary Property "photo" is 100 × 130 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
+				'Success',
+			]);
+			expect(puts().map((put) => put.headers['content-type'])).toEqual(['image/webp']);
+			expect(puts()[0].path).toMatch(/\.webp$/);
+		},
+	);
+
+	test.each<NodeName>(['objectRemover', 'idealHouse'])(
+		'%s: a whole 64 × 64 photo is sent (the spec gives no smallest size), the same photo cut is not',
+		async (node) => {
+			answerTasks(node, 1);
+			const small = pngImage(64, 64);
+
+			const { items } = await run(node, [
+				fileItem({ photo: small }),
+				fileItem({ photo: cut(small) }),
+			]);
+
+			expect(items[0].json.status).toBe('Success');
+			expect(items[1].json.error).toBe(
+				'Image Binary Property "photo" is not a whole PNG: it ends before its IEND chunk [item 1]',
+			);
+			expect(puts().map((put) => put.bytes)).toEqual([small.length]);
+			expect(creates()).toHaveLength(1);
+		},
+	);
+});
+
+describe('Image Binary Property names each property once', () => {
+	test.each([
+		['photo,photo,photo', 'photo'],
+		['dark, mid,dark', 'dark'],
+	])('"%s" is refused, with nothing sent', async (list, twice) => {
+		const photo = pngImage(320, 240);
+
+		const { items } = await run(
+			'photoEnhancer',
+			[fileItem({ photo, dark: photo, mid: pngImage(320, 240) })],
+			list,
+		);
+
+		expect(items[0].json.error).toBe(
+			`Image Binary Property names "${twice}" more than once [item 0]`,
+		);
+		expectNothingSent();
+	});
+});
+
+describe('a photo n8n stores by id is checked as it streams', () => {
+	test('cut, it is refused; whole, it is uploaded; neither is loaded whole', async () => {
+		answerTasks('objectRemover', 1);
+		const whole = jpegImage(1024, 768, { exifBytes: 150_000 });
+
+		const { items } = await run('objectRemover', [
+			{ json: {}, binary: { photo: await files.store(cut(whole, 1000), 'cut.jpg') } },
+			{ json: {}, binary: { photo: await files.store(whole, 'whole.jpg') } },
+		]);
+
+		expect(items[0].json.error).toBe(
+			'Image Binary Property "photo" is not a whole JPEG: it ends before its end-of-image marker [item 0]',
+		);
+		expect(items[1].json.status).toBe('Success');
+		expect(puts().map((put) => put.bytes)).toEqual([whole.length]);
+		expect(files.reads.wholeLoads).toBe(0);
+	});
+});
+
+describe('a mask is checked as a photo is', () => {
+	const mask = pngImage(640, 480);
+	const single = (parameters: Record<string, unknown>) =>
+		remove({ emptyType: 'single_furniture', ...parameters });
+
+	test('from a binary property, cut: refused, nothing sent', async () => {
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			items: [fileItem({ mask: cut(mask, 20) })],
+		});
+
+		expect(error?.message).toBe(
+			'Mask Binary Property "mask" is not a whole PNG: it ends before its IEND chunk [item 0]',
+		);
+		expect(recorded).toEqual([]);
+	});
+
+	test.each([
+		[
+			'a PNG cut before its IEND chunk',
+			cut(mask, 20),
+			'is not a whole PNG: it ends before its IEND chunk',
+		],
+		[
+			'the 3 bytes FF D8 FF',
+			Buffer.from([0xff, 0xd8, 0xff]),
+			'is not a whole JPEG: it ends before its frame header',
+		],
+	])('from base64, %s: refused, nothing sent', async (_name, bytes, problem) => {
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: single({ maskSource: 'base64', maskBase64: bytes.toString('base64') }),
+		});
+
+		expect(error?.message).toBe(`Mask (Base64) ${problem} [item 0]`);
+		expect(recorded).toEqual([]);
+	});
+
+	test('over 20 MB, stored by id: refused after 20 MB of reading, never loaded whole', async () => {
+		const large = Buffer.concat([mask, Buffer.alloc(21 * 1024 * 1024 - mask.length)]);
+		const item = { json: {}, binary: { mask: await files.store(large, 'mask.png') } };
+
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			items: [item],
+		});
+
+		expect(error?.message).toBe('Mask Binary Property "mask" is larger than 20 MB [item 0]');
+		expect(recorded).toEqual([]);
+		expect(files.reads.wholeLoads).toBe(0);
+		expect(files.reads.streamedBytes).toBeGreaterThan(20 * 1024 * 1024);
+		expect(files.reads.streamedBytes).toBeLessThan(large.length);
+	});
+
+	test('stored by id and whole: streamed, and sent as the base64 of its bytes', async () => {
+		// About 300 kB of noise: several chunks, none of them a multiple of 3 bytes long.
+		const photoMask = noisyPng(400, 300, 300_000, 7);
+		api().post(OR.create).reply(200, created('91'));
+		api()
+			.get(OR.result)
+			.query({ taskId: '91' })
+			.reply(200, taskResponse('91', { status: 'Success' }));
+
+		const { items, error } = await runNode({
+			node: 'objectRemover',
+			parameters: single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
+			items: [{ json: {}, binary: { mask: await files.store(photoMask, 'mask.png') } }],
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('Success');
+		const body = creates()[0].body as { maskBase64: string };
+		expect(body.maskBase64).toBe(photoMask.toString('base64'));
+		expect(files.reads.wholeLoads).toBe(0);
+		expect(files.reads.streamedBytes).toBe(2 * photoMask.length);
+	});
+});
