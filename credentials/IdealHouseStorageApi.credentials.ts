@@ -49,7 +49,7 @@ export class IdealHouseStorageApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			description: `Bucket the photos are uploaded to, under ${UPLOAD_PREFIX}, and deleted from once their task has ended`,
+			description: `Bucket the photos are uploaded to, under ${UPLOAD_PREFIX}, and deleted from once their task has ended. S3's naming rules apply: 3–63 lower-case letters, digits, dots and hyphens; upper case and underscores only with Force Path Style on.`,
 		},
 		{
 			displayName: 'Access Key ID',
@@ -73,7 +73,7 @@ export class IdealHouseStorageApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to address the bucket as <endpoint>/<bucket> (MinIO and most self-hosted stores) rather than <bucket>.<endpoint host> (AWS, R2, Spaces)',
+				'Whether to address the bucket as <endpoint>/<bucket> (MinIO and most self-hosted stores) rather than <bucket>.<endpoint host> (AWS, R2, Spaces). An endpoint at an IP address or localhost is always addressed the first way.',
 		},
 	];
 

@@ -12,6 +12,8 @@ import {
 
 const TYPE = 'idealHouseStorageApi';
 const UNKNOWN_KEY_ID = ['AKIA', 'UNKNOWN', '0000000'].join('');
+/** AWS's documented example secret, as a user might paste it into the wrong field. */
+const PASTED_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 let storage: TestStorage;
 
 beforeAll(async () => {
@@ -97,6 +99,82 @@ describe('the upload storage credential', () => {
 			TYPE,
 		);
 		expect(result.status).toBe('OK');
+	});
+
+	test('MinIO at 127.0.0.1 with Force Path Style off: Test passes, the bucket addressed path style', async () => {
+		const result = await runCredentialTest({ ...storage.credentials, forcePathStyle: false }, TYPE);
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(storage.requests).toHaveLength(1);
+		expect(storage.requests[0]).toMatchObject({
+			method: 'GET',
+			path: `/${storage.bucket}`,
+			status: 200,
+			verdict: { ok: true },
+		});
+	});
+
+	describe('a bucket name S3 refuses fails the Test with the rule it breaks, never the value, and nothing is sent', () => {
+		const unexpected: string[] = [];
+		const onNoMatch = (req: { method?: string; host?: string; path?: string }) =>
+			unexpected.push(`${req.method} ${req.host ?? ''}${req.path ?? ''}`);
+		beforeAll(() => nock.emitter.on('no match', onNoMatch));
+		afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+		beforeEach(() => {
+			unexpected.length = 0;
+		});
+
+		test.each([
+			['a..b', /two dots in a row/],
+			['Listing', /upper-case letters, .*Force Path Style on only/],
+			['my_bucket', /underscores, .*Force Path Style on only/],
+			['192.168.1.1', /shaped like an IP address/],
+			['xn--abc', /begins with "xn--"/],
+			['a'.repeat(64), /has 64 characters, and a bucket name has 3 to 63/],
+			[PASTED_SECRET, /a character other than lower-case letters, digits, dots, hyphens/],
+		])('%s', async (bucket, rule) => {
+			const result = await runCredentialTest(
+				{
+					...storage.credentials,
+					endpoint: 'https://s3.eu-west-1.amazonaws.com',
+					forcePathStyle: false,
+					bucket,
+				},
+				TYPE,
+			);
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^Bucket is not a valid bucket name: /);
+			expect(result.message).toMatch(rule);
+			expect(result.message).not.toContain(bucket);
+			expect(unexpected).toEqual([]);
+			expect(storage.requests).toEqual([]);
+		});
+
+		test('a Region that holds a pasted secret is refused without quoting it', async () => {
+			const result = await runCredentialTest(
+				{ ...storage.credentials, region: PASTED_SECRET },
+				TYPE,
+			);
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(
+				/^Region may hold only letters, digits, hyphens and underscores/,
+			);
+			expect(result.message).not.toContain(PASTED_SECRET);
+			expect(storage.requests).toEqual([]);
+		});
+	});
+
+	test('upper case and underscores are tried, path style, with Force Path Style on (MinIO, older stores)', async () => {
+		const result = await runCredentialTest({ ...storage.credentials, bucket: 'Old_Listing' }, TYPE);
+
+		// The verifying store has no such bucket; the signed request went to it by that name.
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/HTTP 404 NoSuchBucket/),
+		});
+		expect(storage.requests[0]).toMatchObject({ path: '/Old_Listing', verdict: { ok: true } });
 	});
 
 	test('a plain-http endpoint on another host is refused before anything is sent', async () => {

@@ -64,12 +64,17 @@ function isLocalIpv6(groups: number[]): boolean {
 	return false;
 }
 
-/** Whether a URL's hostname (as `new URL()` normalises it) points into a local network. */
-export function isLocalHost(hostname: string): boolean {
-	const host = hostname
+/** A hostname as the address checks read it: lower case, without brackets or a final dot. */
+function bareHost(hostname: string): string {
+	return hostname
 		.toLowerCase()
 		.replace(/^\[|\]$/g, '')
 		.replace(/\.$/, '');
+}
+
+/** Whether a URL's hostname (as `new URL()` normalises it) points into a local network. */
+export function isLocalHost(hostname: string): boolean {
+	const host = bareHost(hostname);
 	const v4 = ipv4Parts(host);
 	if (v4) return isLocalIpv4(v4);
 	const v6 = ipv6Groups(host);
@@ -81,12 +86,15 @@ export function isLocalHost(hostname: string): boolean {
 	);
 }
 
+/** Whether a URL's hostname (as `new URL()` normalises it) is an IPv4 or IPv6 address. */
+export function isIpAddress(hostname: string): boolean {
+	const host = bareHost(hostname);
+	return ipv4Parts(host) !== undefined || ipv6Groups(host) !== undefined;
+}
+
 /** Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(hostname: string): boolean {
-	const host = hostname
-		.toLowerCase()
-		.replace(/^\[|\]$/g, '')
-		.replace(/\.$/, '');
+	const host = bareHost(hostname);
 	if (host === 'localhost' || host.endsWith('.localhost')) return true;
 	const v4 = ipv4Parts(host);
 	if (v4) return v4[0] === 127;

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../basics/addresses';
+import { isIpAddress, isLoopbackHost } from '../basics/addresses';
+import { bucketNameProblem } from './bucket-names';
 import { encodeKeyPath, type SigningKeys } from './sigv4';
 
 /** The credential of the bucket that photo files go through (contract: "Photos that are files"). */
@@ -17,17 +18,31 @@ export interface StorageSettings extends SigningKeys {
 	/** The endpoint as configured, without trailing slashes. */
 	endpoint: URL;
 	bucket: string;
+	/** Force Path Style as set. */
 	forcePathStyle: boolean;
+	/** How the bucket is addressed: Force Path Style, or an endpoint at an IP address or `localhost`. */
+	pathStyle: boolean;
 }
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
-/** 3–63 letters, digits, dots, hyphens or underscores: what S3, R2, B2 and MinIO accept between them. */
-const BUCKET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/;
+/** AWS's regions, R2's `auto`, and the names self-hosted stores give theirs (`garage`, `home_1`). */
+const REGION = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The credential's settings, or what is wrong with them and where to fix it. */
+/**
+ * `bucket.127.0.0.1` or `bucket.localhost` names no host: AWS's SDKs and MinIO's client address
+ * such endpoints path style by themselves, and so does the node.
+ */
+function pathStyleOnly(endpoint: URL): boolean {
+	return isIpAddress(endpoint.hostname) || endpoint.hostname.replace(/\.$/, '') === 'localhost';
+}
+
+/**
+ * The credential's settings, or what is wrong with them and where to fix it. No message quotes a
+ * value as it was typed: a secret pasted into the wrong field must not come back in it.
+ */
 export function storageSettings(
 	credentials: ICredentialDataDecryptedObject,
 ): StorageSettings | string {
@@ -48,9 +63,16 @@ export function storageSettings(
 		return `The storage endpoint must be a plain address, without query, fragment or user name. ${fix}`;
 	}
 	endpoint.pathname = endpoint.pathname.replace(/\/+$/, '');
+	const forcePathStyle = credentials.forcePathStyle === true;
+	const pathStyle = forcePathStyle || pathStyleOnly(endpoint);
 	const bucket = text(credentials.bucket);
-	if (!BUCKET_NAME.test(bucket)) {
-		return `The bucket name ${JSON.stringify(bucket)} is not a valid bucket name (3–63 letters, digits, dots, hyphens or underscores). ${fix}`;
+	const bucketProblem = bucketNameProblem(bucket, pathStyle);
+	if (bucketProblem) {
+		return `Bucket is not a valid bucket name: ${bucketProblem}. ${fix}`;
+	}
+	const region = text(credentials.region) || 'us-east-1';
+	if (!REGION.test(region)) {
+		return `Region may hold only letters, digits, hyphens and underscores, at most 64 (e.g. eu-west-1, or auto for Cloudflare R2). ${fix}`;
 	}
 	const accessKeyId = text(credentials.accessKeyId);
 	const secretAccessKey =
@@ -63,8 +85,9 @@ export function storageSettings(
 		bucket,
 		accessKeyId,
 		secretAccessKey,
-		region: text(credentials.region) || 'us-east-1',
-		forcePathStyle: credentials.forcePathStyle === true,
+		region,
+		forcePathStyle,
+		pathStyle,
 	};
 }
 
@@ -72,7 +95,7 @@ export function storageSettings(
 export function bucketUrl(settings: StorageSettings): string {
 	const { endpoint, bucket } = settings;
 	const path = endpoint.pathname === '/' ? '' : endpoint.pathname;
-	return settings.forcePathStyle
+	return settings.pathStyle
 		? `${endpoint.origin}${path}/${bucket}`
 		: `${endpoint.protocol}//${bucket}.${endpoint.host}${path}`;
 }

@@ -152,7 +152,11 @@ export function signedHeaders(
 	};
 }
 
-/** A link that lets whoever holds it make this one request until it expires, signed in its query. */
+/**
+ * A link that lets whoever holds it make this one request until it expires, signed in its query.
+ * The query is written out as AWS's own presigner writes it: every pair RFC 3986-encoded (never
+ * `+` for a space, which S3 reads otherwise), sorted by name, the signature among them.
+ */
 export function presignedUrl(
 	request: { method: string; url: string; expiresSeconds: number },
 	keys: SigningKeys,
@@ -161,18 +165,17 @@ export function presignedUrl(
 	const url = new URL(request.url);
 	const date = amzDate(now);
 	const expires = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor(request.expiresSeconds)));
-	const query: Array<[string, string]> = [
+	const pairs: Array<[string, string]> = [
+		...url.searchParams,
 		['X-Amz-Algorithm', ALGORITHM],
 		['X-Amz-Credential', `${keys.accessKeyId}/${scopeOf(date, keys.region)}`],
 		['X-Amz-Date', date],
 		['X-Amz-Expires', String(expires)],
 		['X-Amz-SignedHeaders', 'host'],
 	];
-	const existing = url.search.replace(/^\?/, '');
-	// Written out by hand: URLSearchParams would encode a space as `+`, which S3 reads differently.
-	url.search = [existing, ...query.map(([name, value]) => `${name}=${encodeRfc3986(value)}`)]
-		.filter(Boolean)
-		.join('&');
+	const written = (list: Array<[string, string]>) =>
+		list.map(([name, value]) => `${encodeRfc3986(name)}=${encodeRfc3986(value)}`).join('&');
+	url.search = written(pairs);
 	const { text } = stringToSign(
 		request.method,
 		url,
@@ -181,5 +184,8 @@ export function presignedUrl(
 		date,
 		keys.region,
 	);
-	return `${url.href}&X-Amz-Signature=${signature(keys, date, text)}`;
+	pairs.push(['X-Amz-Signature', signature(keys, date, text)]);
+	// A stable sort: pairs of one name keep their order.
+	url.search = written(pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+	return url.href;
 }

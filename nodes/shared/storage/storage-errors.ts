@@ -12,6 +12,8 @@ export interface S3Answer {
 	/** S3's error code (`NoSuchBucket`, …), when the body holds one. */
 	code?: string;
 	message?: string;
+	/** S3's message quoted the signed request, and was dropped. */
+	messageLeftOut?: boolean;
 	/** The bucket's real region, when the answer names it. */
 	region?: string;
 }
@@ -21,18 +23,45 @@ function tag(xml: string, name: string): string | undefined {
 	return match ? match[1].trim() : undefined;
 }
 
-/** S3's XML error body, and the region header S3 adds when the bucket lives elsewhere. */
+/**
+ * Text of the signed request: the Authorization header (`AWS4-HMAC-SHA256 Credential=…,
+ * SignedHeaders=…, Signature=…`) or a presigned link's query. S3 and the stores that copy it may
+ * quote the request in `<Message>`, and with it the key id and the signature.
+ */
+const SIGNED_REQUEST_TEXT =
+	/authorization|aws4-hmac-sha256|credential=|signature=|signedheaders=|x-amz-(?:signature|credential|security-token)/i;
+
+/** `NoSuchBucket`, `SlowDown`: what an S3 error code looks like. Anything else is not quoted. */
+const S3_CODE = /^[A-Za-z0-9.]{1,64}$/;
+/** `eu-west-1`, `auto`: what a region looks like. */
+const S3_REGION = /^[A-Za-z0-9_-]{1,64}$/;
+
+function shaped(text: string | undefined, shape: RegExp): string | undefined {
+	return text !== undefined && shape.test(text) ? text : undefined;
+}
+
+/**
+ * S3's XML error body, and the region header S3 adds when the bucket lives elsewhere. Only what
+ * can be quoted safely is kept: a code and a region of their usual shape, and a message that does
+ * not quote the signed request (`messageLeftOut` says one was dropped).
+ */
 export function readS3Answer(
 	status: number,
 	body: string,
 	headers: Record<string, unknown> | undefined,
 ): S3Answer {
 	const regionHeader = headers?.['x-amz-bucket-region'];
+	const message = tag(body, 'Message');
+	const quotesRequest = message !== undefined && SIGNED_REQUEST_TEXT.test(message);
 	return {
 		status,
-		code: tag(body, 'Code'),
-		message: tag(body, 'Message'),
-		region: typeof regionHeader === 'string' ? regionHeader : tag(body, 'Region'),
+		code: shaped(tag(body, 'Code'), S3_CODE),
+		message: quotesRequest ? undefined : message,
+		messageLeftOut: quotesRequest || undefined,
+		region: shaped(
+			typeof regionHeader === 'string' ? regionHeader : tag(body, 'Region'),
+			S3_REGION,
+		),
 	};
 }
 
@@ -78,14 +107,50 @@ function meaning(answer: S3Answer, settings: StorageSettings): { what: string; t
 			todo: 'This is usually temporary: run the item again later.',
 		};
 	}
+	const message = answer.message
+		? `: ${answer.message}`
+		: answer.messageLeftOut
+			? ' (its message quoted the signed request and is left out)'
+			: '';
 	return {
-		what: `the storage answered HTTP ${answer.status}${answer.code ? ` ${answer.code}` : ''}${answer.message ? `: ${answer.message}` : ''}`,
+		what: `the storage answered HTTP ${answer.status}${answer.code ? ` ${answer.code}` : ''}${message}`,
 		todo: `Check the settings ${FIX}.`,
 	};
 }
 
 function stepText(step: StorageStep): string {
 	return step === 'upload' ? 'uploading the photo' : 'deleting the uploaded photo';
+}
+
+const NOTHING_SENT = ' Nothing was sent to Ideal House and no credit was spent.';
+
+/** One storage failure, named by the storage and the step, cleared of the secret. */
+function storageError(
+	ctx: IExecuteSingleFunctions,
+	settings: StorageSettings,
+	step: StorageStep,
+	status: number,
+	code: string | undefined,
+	{ what, todo }: { what: string; todo: string },
+): IdealHouseApiError {
+	const secrets = [settings.secretAccessKey];
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ status, code: code ?? '' } as JsonObject,
+		{
+			message: redact(
+				`Upload storage (${storageName(settings)}) failed while ${stepText(step)}: ${what}`,
+				secrets,
+				500,
+			),
+			description: redact(`${todo}${step === 'upload' ? NOTHING_SENT : ''}`, secrets, 1000),
+			httpCode: String(status),
+			itemIndex: ctx.getItemIndex(),
+		},
+		{
+			transient: status >= 500 ? { reason: `HTTP ${status}`, notProcessed: false } : undefined,
+		},
+	);
 }
 
 /** The storage refused: named, explained, and cleared of the secret. */
@@ -95,29 +160,26 @@ export function storageAnswerError(
 	step: StorageStep,
 	answer: S3Answer,
 ): IdealHouseApiError {
-	const { what, todo } = meaning(answer, settings);
-	const secrets = [settings.secretAccessKey];
-	const nothing =
-		step === 'upload' ? ' Nothing was sent to Ideal House and no credit was spent.' : '';
-	return new IdealHouseApiError(
-		ctx.getNode(),
-		{ status: answer.status, code: answer.code ?? '' } as JsonObject,
-		{
-			message: redact(
-				`Upload storage (${storageName(settings)}) failed while ${stepText(step)}: ${what}`,
-				secrets,
-				500,
-			),
-			description: redact(`${todo}${nothing}`, secrets, 1000),
-			httpCode: String(answer.status),
-			itemIndex: ctx.getItemIndex(),
-		},
-		{
-			transient:
-				answer.status >= 500 ? { reason: `HTTP ${answer.status}`, notProcessed: false } : undefined,
-		},
-	);
+	return storageError(ctx, settings, step, answer.status, answer.code, meaning(answer, settings));
 }
+
+/**
+ * A 2xx answer to a PUT without an `ETag`: S3 sends one with every stored object, so something
+ * else answered, such as a captive portal, a proxy's sign-in page or a web console.
+ */
+export function notS3Error(
+	ctx: IExecuteSingleFunctions,
+	settings: StorageSettings,
+	status: number,
+): IdealHouseApiError {
+	return storageError(ctx, settings, 'upload', status, undefined, {
+		what: `it answered, but not as S3 does (HTTP ${status} without an ETag): a proxy or a login page?`,
+		todo: `Check that Endpoint ${FIX} is the storage's S3 API address (not its web console), and that no proxy, captive portal or sign-in page stands between this n8n instance and the storage.`,
+	});
+}
+
+/** Network codes a bucket name the host's DNS or certificate does not cover ends with. */
+const UNADDRESSABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
 /** The storage could not be reached, or did not answer in time. */
 export function storageNetworkError(
@@ -125,16 +187,20 @@ export function storageNetworkError(
 	settings: StorageSettings,
 	step: StorageStep,
 	reason: string,
+	code?: string,
 ): IdealHouseApiError {
-	const nothing =
-		step === 'upload' ? ' Nothing was sent to Ideal House and no credit was spent.' : '';
+	const { bucket, endpoint } = settings;
+	const addressing =
+		!settings.pathStyle && code !== undefined && UNADDRESSABLE.has(code)
+			? ` The bucket is addressed as ${bucket}.${endpoint.host} (Force Path Style off): if that name does not resolve, or the storage's certificate does not cover it, turn on Force Path Style ${FIX} (MinIO and most self-hosted stores need it).`
+			: '';
 	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: reason } as JsonObject,
 		{
 			message: `Upload storage (${storageName(settings)}) could not be reached while ${stepText(step)}`,
 			description: redact(
-				`${reason}. Check Endpoint ${FIX} and that this n8n instance can reach it.${nothing}`,
+				`${reason}. Check Endpoint ${FIX} and that this n8n instance can reach it.${addressing}${step === 'upload' ? NOTHING_SENT : ''}`,
 				[settings.secretAccessKey],
 				1000,
 			),

@@ -8,10 +8,11 @@ import { stoppedError } from '../basics/cancellation';
 import { untilAborted } from '../basics/clock';
 import type { IdealHouseError } from '../basics/errors';
 import { backoffMs, withRetries } from '../transport/retries';
-import { networkCode, bodyText } from '../transport/transport';
+import { codeInChain, networkCode, bodyText } from '../transport/transport';
 import { objectUrl, type StorageSettings } from './settings';
 import { signRequestFor } from './signed-request';
 import {
+	notS3Error,
 	readS3Answer,
 	storageAnswerError,
 	storageNetworkError,
@@ -59,11 +60,20 @@ async function send(
 	} catch (error) {
 		if (stop.aborted) throw uploadStopped(ctx);
 		// Rebuilt from scratch: the helper's error carries the request and its signed headers.
+		const code = networkCode(error) ?? errorCode(error);
 		const reason = deadline.aborted
 			? `no answer within ${storageLimits.requestTimeoutMs / 1000} s`
-			: `network error ${networkCode(error) ?? 'unknown'}`;
-		throw storageNetworkError(ctx, settings, step, reason);
+			: `network error ${code ?? 'unknown'}`;
+		throw storageNetworkError(ctx, settings, step, reason, code);
 	}
+}
+
+/**
+ * A code such as `ERR_TLS_CERT_ALTNAME_INVALID` or `DEPTH_ZERO_SELF_SIGNED_CERT` from the error or
+ * its causes: only a word of that shape is taken, never a message.
+ */
+function errorCode(error: unknown): string | undefined {
+	return codeInChain(error, (code) => /^[A-Z][A-Z0-9_]{1,63}$/.test(code));
 }
 
 /** Stop during an upload: nothing was created, nothing charged. */
@@ -79,6 +89,14 @@ function failed(response: IN8nHttpFullResponse): boolean {
 	return response.statusCode < 200 || response.statusCode >= 300;
 }
 
+/** S3 answers every stored object with its ETag; a 2xx without one came from something else. */
+function etagOf(response: IN8nHttpFullResponse): string | undefined {
+	const etag = Object.entries(response.headers ?? {}).find(
+		([name]) => name.toLowerCase() === 'etag',
+	)?.[1];
+	return typeof etag === 'string' && etag.trim() !== '' ? etag : undefined;
+}
+
 /** A file as n8n's binary helpers stream it, typed without importing `stream` (not allowed in nodes). */
 export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
 
@@ -92,7 +110,8 @@ export interface ObjectBody {
 
 /**
  * PUT of one object, its body's SHA-256 signed so that the storage refuses a body that changed on
- * the way. Repeated on a network error or a 5xx; anything else fails at once.
+ * the way. Repeated on a network error or a 5xx; anything else fails at once, a 2xx without an
+ * ETag too (not S3's answer, so the object may not be stored).
  */
 export async function putObject(
 	ctx: IExecuteSingleFunctions,
@@ -124,7 +143,10 @@ export async function putObject(
 				},
 				stop,
 			);
-			if (!failed(response)) return;
+			if (!failed(response)) {
+				if (etagOf(response) === undefined) throw notS3Error(ctx, settings, response.statusCode);
+				return;
+			}
 			const answer = readS3Answer(response.statusCode, bodyText(response.body), response.headers);
 			throw storageAnswerError(ctx, settings, 'upload', answer);
 		},

@@ -215,10 +215,15 @@ const NETWORK_CODES = new Set([
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function networkCode(error: unknown): string | undefined {
+	return codeInChain(error, (code) => NETWORK_CODES.has(code));
+}
+
+/** The first `code` of the error or of its causes that `accept` takes. */
+export function codeInChain(error: unknown, accept: (code: string) => boolean): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+		if (typeof code === 'string' && accept(code)) return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
