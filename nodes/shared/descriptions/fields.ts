@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../catalog/api';
+import { CREDENTIAL_NAME, IMAGE_SOURCE } from '../catalog/api';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -145,7 +145,9 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: false,
 				description:
 					'Whether to keep photos uploaded from binary files in the upload storage once the task has ended, instead of deleting them. The item then says where they are.',
-				displayOptions: { show: { '/operation': [createOperation], '/imageSource': ['binary'] } },
+				displayOptions: {
+					show: { '/operation': [createOperation], '/imageSource': [IMAGE_SOURCE.binary] },
+				},
 			},
 			{
 				displayName: 'Max Requests per Second',

@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE, type PhotoFileRule } from '../engine/photo-uploads';
+import { IMAGE_SOURCE } from '../catalog/api';
+import type { PhotoFileRule } from '../engine/photo-uploads';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 import type { Resource } from './resource';
 
@@ -32,6 +33,7 @@ export function imageSourceField(hide: Hide): INodeProperties {
 		type: 'options',
 		// Decides whether a file is uploaded and which credential is used: no expression.
 		noDataExpression: true,
+		// IMAGE_SOURCE.url, written out: n8n's lint reads a default as a literal or a name only.
 		default: 'url',
 		displayOptions: { hide },
 		options: [

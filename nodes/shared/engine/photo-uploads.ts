@@ -3,6 +3,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { executionStopSignal } from '../basics/cancellation';
+import { IMAGE_SOURCE } from '../catalog/api';
 import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
 import type { ItemSettings } from './item-settings';
 import { redact } from '../basics/redact';
@@ -34,8 +35,6 @@ export interface PhotoFileRule {
 /** On top of the node's Timeout: the create, its retries and the service's own download. */
 const LINK_MARGIN_SECONDS = 300;
 const MIN_LINK_SECONDS = 300;
-
-export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
 
 interface Upload {
 	file: PhotoFile;
