@@ -45,12 +45,20 @@ export const commonDescription = {
  * Operation: the create operation of an API (with its routing and checks, beside its fields), and
  * Get Result. On a node with several resources, one such field is shown per resource.
  */
-export function operationField(
-	api: ApiOfItem,
-	create: INodePropertyOptions,
-	getResultAction: string,
-	resource?: string,
-): INodeProperties {
+export function operationField({
+	api,
+	create,
+	getResultAction,
+	resource,
+}: {
+	api: ApiOfItem;
+	create: INodePropertyOptions;
+	/** What Get Result does, as n8n's action list names it. */
+	getResultAction: string;
+	/** On a node with several resources: the one this field is shown for. */
+	resource?: string;
+}): INodeProperties {
+	// Named: n8n's lint reads a default as a literal or a name, not as `create.value`.
 	const createValue = create.value;
 	return {
 		displayName: 'Operation',

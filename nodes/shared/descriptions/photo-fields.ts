@@ -51,7 +51,15 @@ export function imageSourceField(hide: Hide): INodeProperties {
 	};
 }
 
-export function imageBinaryPropertyField(show: Show, several: boolean): INodeProperties {
+export function imageBinaryPropertyField({
+	show,
+	several,
+}: {
+	/** When its resource's create is shown. */
+	show: Show;
+	/** Whether several files make one task (the Photo Enhancer's HDR brackets). */
+	several: boolean;
+}): INodeProperties {
 	return {
 		displayName: 'Image Binary Property',
 		name: 'imageBinaryProperty',
@@ -115,6 +123,8 @@ export function withPhotoSource(resource: Resource, show: Show): INodeProperties
 	return resource.fields.flatMap((field, index) => {
 		if (!names.includes(field.name)) return [field];
 		const urlField = onlyForUrlSource(field);
-		return index === last ? [urlField, imageBinaryPropertyField(show, rule.several)] : [urlField];
+		return index === last
+			? [urlField, imageBinaryPropertyField({ show, several: rule.several })]
+			: [urlField];
 	});
 }
