@@ -8,12 +8,13 @@
  */
 import nock from 'nock';
 import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, updateDisplayOptions } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { createBodyCheck } from '../nodes/shared/item/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
-import { extraBodyField, fieldsFor } from '../nodes/IdealHouse/fields';
+import { extraBodyField, styleList } from '../nodes/IdealHouse/fields';
+import { sentAs } from '../nodes/shared/descriptions/body-fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
 import {
 	authenticationField,
@@ -1118,18 +1119,59 @@ describe('adding an API is data', () => {
 		price: { flat: 2 },
 		results: 'image',
 	};
-	const field = fieldsFor('roomSketch', roomSketch);
-	const fields: INodeProperties[] = [
-		field.url('imageUrl', 'Image URL', 'Public URL of the room photo', true),
-		field.prompt('How the sketch should look'),
-		field.options('lineStyle', 'Line Style', 'The pen', [
-			{ name: 'Service Default', value: '' },
-			{ name: 'Pencil', value: 'pencil' },
-			{ name: 'Ink', value: 'ink' },
-		]),
-		field.integer('detail', 'Detail', 'How detailed', { min: 1, max: 5, default: 3 }),
-		field.style('paperId', 'Paper Name or ID', 'paper', 'The paper', true),
-	];
+	const fields: INodeProperties[] = updateDisplayOptions(
+		{ show: { resource: ['roomSketch'], operation: ['create'] } },
+		[
+			{
+				displayName: 'Image URL',
+				name: 'imageUrl',
+				type: 'string',
+				required: true,
+				default: '',
+				description: 'Public URL of the room photo',
+				routing: sentAs('imageUrl'),
+			},
+			{
+				displayName: 'Prompt',
+				name: 'prompt',
+				type: 'string',
+				default: '',
+				description: 'How the sketch should look',
+				routing: sentAs('prompt'),
+			},
+			{
+				displayName: 'Line Style',
+				name: 'lineStyle',
+				type: 'options',
+				default: '',
+				description: 'The pen',
+				options: [
+					{ name: 'Service Default', value: '' },
+					{ name: 'Pencil', value: 'pencil' },
+					{ name: 'Ink', value: 'ink' },
+				],
+				routing: sentAs('lineStyle'),
+			},
+			{
+				displayName: 'Detail',
+				name: 'detail',
+				type: 'number',
+				default: 3,
+				typeOptions: { minValue: 1, maxValue: 5, numberPrecision: 0 },
+				description: 'How detailed',
+				routing: sentAs('detail'),
+			},
+			{
+				displayName: 'Paper Names or IDs',
+				name: 'paperId',
+				type: 'multiOptions',
+				default: [],
+				description: 'The paper',
+				typeOptions: { loadOptionsMethod: styleList(roomSketch, 'paper') },
+				routing: sentAs('paperId'),
+			},
+		],
+	);
 	const roomSketchNode: INodeType = {
 		description: {
 			...commonDescription,
@@ -1147,18 +1189,18 @@ describe('adding an API is data', () => {
 					default: 'roomSketch',
 					options: [{ name: 'Room Sketch', value: 'roomSketch' }],
 				},
-				operationField(
-					roomSketch,
-					{
+				operationField({
+					api: roomSketch,
+					create: {
 						name: 'Create',
 						value: 'create',
 						action: 'Create a room sketch task',
 						description: 'Create a task',
 						routing: createTaskRouting({ api: roomSketch, bodyCheck: createBodyCheck(fields) }),
 					},
-					'Get the result of a room sketch task',
-					'roomSketch',
-				),
+					getResultAction: 'Get the result of a room sketch task',
+					resource: 'roomSketch',
+				}),
 				...fields,
 				extraBodyField,
 				waitForCompletionField('create'),

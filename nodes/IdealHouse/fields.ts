@@ -1,57 +1,28 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { IdealHouseApi } from '../shared/catalog/catalog';
-import { fieldKinds, sentAs, type FieldKinds } from '../shared/descriptions/field-kinds';
+import { sentAs } from '../shared/descriptions/body-fields';
 import { styleMethodName } from './methods/styles';
 
 /**
- * The fields of the Ideal House AI node's APIs: the kinds every resource uses (`fieldKinds`), shown
- * for the resource's Create, and two of this node's own: lists loaded from the Style Config
- * endpoint, and the model type with its prices.
+ * What the Ideal House AI node's resources share beyond plain fields: the lists loaded from the
+ * Style Config endpoint, the model type with its prices, and Extra Body Fields.
  */
-export interface ResourceFields extends FieldKinds {
-	/** `modelType`, its values from the API's price table, with a "service default" entry first. */
-	modelType(): INodeProperties;
-	/** Options loaded from the API Style Config endpoint; `multi`: several ids, comma-joined. */
-	style(
-		name: string,
-		displayName: string,
-		group: string,
-		description: string,
-		multi?: boolean,
-	): INodeProperties;
+
+/**
+ * The load-options method of one of the API's Style Config lists (`group`). A field loading it
+ * also says `loadOptionsDependsOn: ['resource']`: several resources have a field of the same
+ * name, and the list must be loaded again when the resource changes.
+ */
+export function styleList(api: IdealHouseApi, group: string): string {
+	return styleMethodName(api.styleKey ?? api.name, group);
 }
 
-const LOADED_DESCRIPTION =
-	'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>';
-
-export function fieldsFor(resource: string, api: IdealHouseApi): ResourceFields {
-	const show = { resource: [resource], operation: ['create'] };
-	return {
-		...fieldKinds(show),
-		style: (name, displayName, group, description, multi = false) => ({
-			displayName,
-			name,
-			type: multi ? 'multiOptions' : 'options',
-			default: multi ? [] : '',
-			description: `${description}. ${LOADED_DESCRIPTION}.`,
-			typeOptions: {
-				loadOptionsMethod: styleMethodName(api.styleKey ?? api.name, group),
-				// Several resources have a field of this name: the list is loaded again when the resource changes.
-				loadOptionsDependsOn: ['resource'],
-			},
-			displayOptions: { show },
-			routing: sentAs(name),
-		}),
-		modelType: () => modelTypeField(api, show),
-	};
-}
-
-/** Every value of the price table, priced in its description; `''` sends none, as the service's default. */
-function modelTypeField(
-	api: IdealHouseApi,
-	show: NonNullable<INodeProperties['displayOptions']>['show'],
-): INodeProperties {
+/**
+ * `modelType`, every value of the API's price table, priced in its description; `''` sends none,
+ * as the service's default. Built from the catalog row, so a price changes in one place.
+ */
+export function modelTypeField(api: IdealHouseApi): INodeProperties {
 	if (!('byModelType' in api.price)) throw new Error(`${api.name} has no price by model type`);
 	const { byModelType: prices, defaultModelType } = api.price;
 	const tiers = Object.keys(prices).map((model) => ({ name: model, value: model }));
@@ -79,7 +50,6 @@ function modelTypeField(
 			.map(([model, credits]) => `${model} ${credits} credit${credits === 1 ? '' : 's'}`)
 			.join(', ')}.`,
 		options: values,
-		displayOptions: { show },
 		routing: sentAs('modelType'),
 	};
 }

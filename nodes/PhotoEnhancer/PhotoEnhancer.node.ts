@@ -1,5 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { IMAGE_SOURCE } from '../shared/catalog/api';
 import { APIS } from '../shared/catalog/catalog';
 import { priceText } from '../shared/catalog/credits';
 import { commonDescription } from '../shared/descriptions/fields';
@@ -27,7 +28,7 @@ export class PhotoEnhancer implements INodeType {
 				type: 'warning',
 				location: 'ndv',
 				whenToDisplay: 'always',
-				displayCondition: `={{ $parameter["operation"] === "${ENHANCE}" && ($parameter["imageSource"] === "binary" ? String($parameter["imageBinaryProperty"]).includes(",") : $parameter["imageInput"] === "urls") && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
+				displayCondition: `={{ $parameter["operation"] === "${ENHANCE}" && ($parameter["imageSource"] === "${IMAGE_SOURCE.binary}" ? String($parameter["imageBinaryProperty"]).includes(",") : $parameter["imageInput"] === "urls") && $parameter["presetId"] !== "${HDR_MERGE_PRESET_ID}" }}`,
 			},
 		],
 		properties: nodeProperties([photoEnhancer]),

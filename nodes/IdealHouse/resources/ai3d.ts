@@ -1,25 +1,36 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { fieldError } from '../../shared/basics/validation';
-import { fieldsFor } from '../fields';
+import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 
 const api = APIS.ai3d;
-const field = fieldsFor('ai3d', api);
+const displayOptions = { show: { resource: ['ai3d'], operation: ['create'] } };
 
 export const ai3d: Resource = {
 	value: 'ai3d',
 	name: 'AI 3D',
 	description: `Make a 3D model from an image or a description (${priceText(api)})`,
 	api,
-	fields: [
-		field.url(
-			'imageUrl',
-			'Image URL',
-			'Public URL of the image to model. Give this, a prompt, or both.',
-		),
-		field.prompt('What to model, in words. Give this, an image URL, or both.'),
-	],
+	fields: updateDisplayOptions(displayOptions, [
+		{
+			...imageUrlField,
+			// Optional here: a prompt alone is enough (see `own`).
+			required: false,
+			description: 'Public URL of the image to model. Give this, a prompt, or both.',
+		},
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'What to model, in words. Give this, an image URL, or both.',
+			routing: sentAs('prompt'),
+		},
+	]),
 	own(body) {
 		if (body.imageUrl === undefined && body.prompt === undefined) {
 			throw fieldError(

@@ -1,38 +1,86 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
-import { fieldsFor } from '../fields';
+import { PHOTO_PLACEHOLDER, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import { modelTypeField } from '../fields';
 
 const api = APIS.floorPlan;
-const field = fieldsFor('floorPlan', api);
+const displayOptions = { show: { resource: ['floorPlan'], operation: ['create'] } };
 
 export const floorPlan: Resource = {
 	value: 'floorPlan',
 	name: 'Floor Plan',
 	description: `Draw a floor plan from rooms and an area, no photo needed (${priceText(api)})`,
 	api,
-	fields: [
-		field.integer('bedrooms', 'Bedrooms', 'Number of bedrooms', { min: 0, default: 2 }),
-		field.integer('bathrooms', 'Bathrooms', 'Number of bathrooms', { min: 0, default: 1 }),
-		field.options(
-			'kitchenType',
-			'Kitchen Type',
-			"Open or closed kitchen (the service's default is open)",
-			[
+	fields: updateDisplayOptions(displayOptions, [
+		{
+			displayName: 'Bedrooms',
+			name: 'bedrooms',
+			type: 'number',
+			default: 2,
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			description: 'Number of bedrooms',
+			routing: sentAs('bedrooms'),
+		},
+		{
+			displayName: 'Bathrooms',
+			name: 'bathrooms',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			description: 'Number of bathrooms',
+			routing: sentAs('bathrooms'),
+		},
+		{
+			displayName: 'Kitchen Type',
+			name: 'kitchenType',
+			type: 'options',
+			default: 'open',
+			description: "Open or closed kitchen (the service's default is open)",
+			options: [
 				{ name: 'Closed', value: 'closed' },
 				{ name: 'Open', value: 'open' },
 			],
-			'open',
-		),
-		field.text(
-			'grossArea',
-			'Gross Area',
-			"Area range in square metres or feet, e.g. 100-120m² (Ideal House's list of ranges is not published; leave empty for the service's choice)",
-		),
-		field.text('extras', 'Extra Spaces', 'Further spaces, comma-separated, e.g. garage, laundry'),
-		field.prompt('Further wishes for the layout, in your own words'),
-		field.url('refImageUrl', 'Reference Plan URL', 'Public URL of a floor plan to take after'),
-		field.modelType(),
-	],
+			routing: sentAs('kitchenType'),
+		},
+		{
+			displayName: 'Gross Area',
+			name: 'grossArea',
+			type: 'string',
+			default: '',
+			description:
+				"Area range in square metres or feet, e.g. 100-120m² (Ideal House's list of ranges is not published; leave empty for the service's choice)",
+			routing: sentAs('grossArea'),
+		},
+		{
+			displayName: 'Extra Spaces',
+			name: 'extras',
+			type: 'string',
+			default: '',
+			description: 'Further spaces, comma-separated, e.g. garage, laundry',
+			routing: sentAs('extras'),
+		},
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'Further wishes for the layout, in your own words',
+			routing: sentAs('prompt'),
+		},
+		{
+			displayName: 'Reference Plan URL',
+			name: 'refImageUrl',
+			type: 'string',
+			default: '',
+			placeholder: PHOTO_PLACEHOLDER,
+			description: 'Public URL of a floor plan to take after',
+			routing: sentAs('refImageUrl'),
+		},
+		modelTypeField(api),
+	]),
 	toolDescription: `Draws a floor plan image with Ideal House AI from numbers and choices, with no photo in. Inputs: bedrooms (default 2), bathrooms (default 1), kitchenType (open or closed), optional grossArea (e.g. 100-120m²), extras, prompt, refImageUrl. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
 };

@@ -1,11 +1,14 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { fieldError } from '../../shared/basics/validation';
-import { fieldsFor } from '../fields';
+import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import { modelTypeField } from '../fields';
 
 const api = APIS.furnitureTryOn;
-const field = fieldsFor('furnitureTryOn', api);
+const displayOptions = { show: { resource: ['furnitureTryOn'], operation: ['create'] } };
 /** Ideal House's page: at most 6 furniture items per task. */
 const MAX_ITEMS = 6;
 
@@ -14,17 +17,28 @@ export const furnitureTryOn: Resource = {
 	name: 'Furniture Try-On',
 	description: `Place up to ${MAX_ITEMS} real furniture products in a room photo (${priceText(api)})`,
 	api,
-	fields: [
-		field.url('imageUrl', 'Image URL', 'Public URL of the room photo', true),
-		field.json(
-			'furnitureList',
-			'Furniture List (JSON)',
-			`A JSON list of 1 to ${MAX_ITEMS} furniture items, each an object with the item's image and product ID. Ideal House's page does not publish the key names: write them as its documentation gives them.`,
-			true,
-		),
-		field.prompt('Further guidance, in your own words'),
-		field.modelType(),
-	],
+	fields: updateDisplayOptions(displayOptions, [
+		{ ...imageUrlField, description: 'Public URL of the room photo' },
+		{
+			displayName: 'Furniture List (JSON)',
+			name: 'furnitureList',
+			type: 'json',
+			required: true,
+			default: '[]',
+			description: `A JSON list of 1 to ${MAX_ITEMS} furniture items, each an object with the item's image and product ID. Ideal House's page does not publish the key names: write them as its documentation gives them.`,
+			routing: sentAs('furnitureList'),
+		},
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'Further guidance, in your own words',
+			routing: sentAs('prompt'),
+		},
+		modelTypeField(api),
+	]),
 	own(body) {
 		const list = body.furnitureList;
 		if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ITEMS) {

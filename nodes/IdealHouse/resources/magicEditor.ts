@@ -1,22 +1,33 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { fieldError } from '../../shared/basics/validation';
-import { fieldsFor } from '../fields';
+import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import { modelTypeField } from '../fields';
 
 const api = APIS.magicEditor;
-const field = fieldsFor('magicEditor', api);
+const displayOptions = { show: { resource: ['magicEditor'], operation: ['create'] } };
 
 export const magicEditor: Resource = {
 	value: 'magicEditor',
 	name: 'Magic Editor',
 	description: `Edit a photo as a prompt says (${priceText(api)})`,
 	api,
-	fields: [
-		field.url('imageUrl', 'Image URL', 'Public URL of the image to edit', true),
-		field.prompt('What to change. Required with the Base model; optional with Flash and Pro.'),
-		field.modelType(),
-	],
+	fields: updateDisplayOptions(displayOptions, [
+		{ ...imageUrlField, description: 'Public URL of the image to edit' },
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'What to change. Required with the Base model; optional with Flash and Pro.',
+			routing: sentAs('prompt'),
+		},
+		modelTypeField(api),
+	]),
 	own(body) {
 		// Ideal House's page: the Base model needs a prompt, Flash and Pro do not.
 		if (body.modelType === 'Base' && body.prompt === undefined) {

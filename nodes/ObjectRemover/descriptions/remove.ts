@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
-import { fieldKinds } from '../../shared/descriptions/field-kinds';
+import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
 import {
@@ -17,26 +18,79 @@ import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../too
 export const REMOVE = 'remove';
 const api = APIS.objectRemover;
 
-const show = { operation: [REMOVE] };
-const field = fieldKinds(show);
-const singleFurniture = { ...show, emptyType: ['single_furniture'] };
 const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
+/** Single Furniture's mask: where it comes from, and the field of each source. */
+const maskFields: INodeProperties[] = updateDisplayOptions(
+	{ show: { emptyType: ['single_furniture'] } },
+	[
+		{
+			displayName: 'Mask Source',
+			name: 'maskSource',
+			type: 'options',
+			// Decides which mask field is sent: an expression here would leave n8n unable to tell.
+			noDataExpression: true,
+			default: 'url',
+			description: MASK_RULES,
+			options: [
+				{ name: 'URL', value: 'url', description: 'The mask is at a public URL' },
+				{
+					name: 'Binary Property',
+					value: 'binary',
+					description: 'The mask is a file on the incoming item (form upload, Google Drive, S3, …)',
+				},
+				{ name: 'Base64', value: 'base64', description: 'The mask is base64 text' },
+			],
+		},
+		{
+			displayName: 'Mask URL',
+			name: 'maskUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://example.com/listing/living-room-mask.png',
+			description:
+				'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
+			displayOptions: { show: { maskSource: ['url'] } },
+			routing: sentAs('maskUrl'),
+		},
+		{
+			displayName: 'Mask Binary Property',
+			name: 'maskBinaryProperty',
+			type: 'string',
+			default: 'data',
+			description:
+				"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
+			displayOptions: { show: { maskSource: ['binary'] } },
+		},
+		{
+			displayName: 'Mask (Base64)',
+			name: 'maskBase64',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			description:
+				'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
+			displayOptions: { show: { maskSource: ['base64'] } },
+			routing: sentAs('maskBase64'),
+		},
+	],
+);
+
 /** Sent as the body, after `checkRemoveBody` (at the end) passed. */
-const fields: INodeProperties[] = [
-	field.url(
-		'imageUrl',
-		'Image URL',
-		'Public URL of the interior photo',
-		true,
-		'https://example.com/listing/living-room.jpg',
-	),
-	field.options(
-		'emptyType',
-		'Removal Mode',
-		'What to remove: all furniture, or only what a mask marks',
-		[
+const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [REMOVE] } }, [
+	{
+		...imageUrlField,
+		placeholder: 'https://example.com/listing/living-room.jpg',
+		description: 'Public URL of the interior photo',
+	},
+	{
+		displayName: 'Removal Mode',
+		name: 'emptyType',
+		type: 'options',
+		default: 'whole_house',
+		description: 'What to remove: all furniture, or only what a mask marks',
+		options: [
 			{
 				name: 'Whole House',
 				value: 'whole_house',
@@ -48,56 +102,10 @@ const fields: INodeProperties[] = [
 				description: 'Remove only what a mask marks',
 			},
 		],
-		'whole_house',
-	),
-	{
-		displayName: 'Mask Source',
-		name: 'maskSource',
-		type: 'options',
-		// Decides which mask field is sent: an expression here would leave n8n unable to tell.
-		noDataExpression: true,
-		default: 'url',
-		description: MASK_RULES,
-		displayOptions: { show: singleFurniture },
-		options: [
-			{ name: 'URL', value: 'url', description: 'The mask is at a public URL' },
-			{
-				name: 'Binary Property',
-				value: 'binary',
-				description: 'The mask is a file on the incoming item (form upload, Google Drive, S3, …)',
-			},
-			{ name: 'Base64', value: 'base64', description: 'The mask is base64 text' },
-		],
+		routing: sentAs('emptyType'),
 	},
-	{
-		...field.url(
-			'maskUrl',
-			'Mask URL',
-			'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
-			false,
-			'https://example.com/listing/living-room-mask.png',
-		),
-		displayOptions: { show: { ...singleFurniture, maskSource: ['url'] } },
-	},
-	{
-		displayName: 'Mask Binary Property',
-		name: 'maskBinaryProperty',
-		type: 'string',
-		default: 'data',
-		description:
-			"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
-		displayOptions: { show: { ...singleFurniture, maskSource: ['binary'] } },
-	},
-	{
-		...field.text(
-			'maskBase64',
-			'Mask (Base64)',
-			'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
-		),
-		typeOptions: { rows: 2 },
-		displayOptions: { show: { ...singleFurniture, maskSource: ['base64'] } },
-	},
-];
+	...maskFields,
+]);
 
 /** A mask's own checks: the photo's, with no smallest size (the spec gives none for a mask). */
 const maskImage = (field: string): ImageField => ({

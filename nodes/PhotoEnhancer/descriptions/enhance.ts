@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { bounded } from '../../shared/basics/redact';
-import { fieldKinds } from '../../shared/descriptions/field-kinds';
+import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
@@ -14,9 +15,6 @@ import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from '../tool
 export const ENHANCE = 'enhance';
 const api = APIS.photoEnhancer;
 
-const show = { operation: [ENHANCE] };
-const field = fieldKinds(show);
-const LISTING_PHOTO = 'https://example.com/listing/living-room.jpg';
 const SEVERAL_URLS_HINT =
 	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
@@ -25,7 +23,7 @@ export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
 const URL_FIELDS = ['imageInput', 'imageUrl', 'imageUrls'];
 
 /** Sent as the body, after `checkEnhanceBody` (at the end) passed. */
-const fields: INodeProperties[] = [
+const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENHANCE] } }, [
 	{
 		displayName: 'Images',
 		name: 'imageInput',
@@ -33,7 +31,6 @@ const fields: INodeProperties[] = [
 		// Decides which field is sent: an expression here would leave n8n unable to tell.
 		noDataExpression: true,
 		default: 'url',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'One Image URL',
@@ -48,14 +45,11 @@ const fields: INodeProperties[] = [
 		],
 	},
 	{
-		...field.url(
-			'imageUrl',
-			'Image URL',
+		...imageUrlField,
+		placeholder: 'https://example.com/listing/living-room.jpg',
+		description:
 			'Public URL of the photo (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
-			true,
-			LISTING_PHOTO,
-		),
-		displayOptions: { show: { ...show, imageInput: ['url'] } },
+		displayOptions: { show: { imageInput: ['url'] } },
 	},
 	{
 		displayName: 'Image URLs',
@@ -65,31 +59,44 @@ const fields: INodeProperties[] = [
 		default: [],
 		placeholder: 'https://example.com/listing/bracket-1.jpg',
 		description: 'Public URLs of the photos, sent together as one task (designed for HDR Merge)',
-		displayOptions: { show: { ...show, imageInput: ['urls'] } },
-		routing: { send: { type: 'body', property: 'imageUrl' } },
+		displayOptions: { show: { imageInput: ['urls'] } },
+		// The API's one photo field takes a list as well.
+		routing: sentAs('imageUrl'),
 	},
-	field.options(
-		'presetId',
-		'Preset Name or ID',
-		'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
-		[
+	{
+		displayName: 'Preset Name or ID',
+		name: 'presetId',
+		type: 'options',
+		default: '',
+		description:
+			'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
+		options: [
 			{ name: 'None (Prompt Only)', value: '' },
 			...PRESETS.map(({ id, name }) => ({ name, value: id })),
 		],
-	),
-	field.prompt(
-		'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
-		false,
-		'Brighten the room and make the sky clear blue',
-	),
-	field.options(
-		'imageSize',
-		'Image Size',
-		'Size of the result image (long edge)',
-		IMAGE_SIZES.map((size) => ({ name: size, value: size })),
-		'4K',
-	),
-];
+		routing: sentAs('presetId'),
+	},
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		placeholder: 'Brighten the room and make the sky clear blue',
+		description:
+			'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
+		routing: sentAs('prompt'),
+	},
+	{
+		displayName: 'Image Size',
+		name: 'imageSize',
+		type: 'options',
+		default: '4K',
+		description: 'Size of the result image (long edge)',
+		options: IMAGE_SIZES.map((size) => ({ name: size, value: size })),
+		routing: sentAs('imageSize'),
+	},
+]);
 
 /**
  * The preset id for what the item gives: an id as is, or a unique preset name (as a model or an

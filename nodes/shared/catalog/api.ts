@@ -1,5 +1,14 @@
-/** What every request of the package shares: the credential, its base URL, the task statuses. */
+/**
+ * What every request of the package shares: the credential, its base URL, where a photo comes
+ * from, the task statuses.
+ */
 export const CREDENTIAL_NAME = 'idealHouseApi';
+
+/**
+ * Image Source's values, which saved workflows hold: the photo is at a URL the service fetches, or
+ * a file on the item that is uploaded to the user's own storage first.
+ */
+export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
 
 /**
  * The credential's base URL without surrounding spaces (a pasted address often has some) or

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../catalog/api';
+import { CREDENTIAL_NAME, IMAGE_SOURCE } from '../catalog/api';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -46,12 +46,20 @@ export const commonDescription = {
  * Operation: the create operation of an API (with its routing and checks, beside its fields), and
  * Get Result. On a node with several resources, one such field is shown per resource.
  */
-export function operationField(
-	api: ApiOfItem,
-	create: INodePropertyOptions,
-	getResultAction: string,
-	resource?: string,
-): INodeProperties {
+export function operationField({
+	api,
+	create,
+	getResultAction,
+	resource,
+}: {
+	api: ApiOfItem;
+	create: INodePropertyOptions;
+	/** What Get Result does, as n8n's action list names it. */
+	getResultAction: string;
+	/** On a node with several resources: the one this field is shown for. */
+	resource?: string;
+}): INodeProperties {
+	// Named: n8n's lint reads a default as a literal or a name, not as `create.value`.
 	const createValue = create.value;
 	return {
 		displayName: 'Operation',
@@ -146,7 +154,9 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: false,
 				description:
 					'Whether to keep photos uploaded from binary files in the upload storage once the task has ended, instead of deleting them. The item then says where they are.',
-				displayOptions: { show: { '/operation': [createOperation], '/imageSource': ['binary'] } },
+				displayOptions: {
+					show: { '/operation': [createOperation], '/imageSource': [IMAGE_SOURCE.binary] },
+				},
 			},
 			{
 				displayName: 'Max Requests per Second',

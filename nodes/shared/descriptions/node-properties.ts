@@ -62,12 +62,13 @@ function operationFor(resource: Resource, byResource: boolean): INodeProperties 
 			photoFiles: photoFileRule(resource),
 		}),
 	};
-	return operationField(
-		resource.api,
-		option,
-		resource.getResultAction ?? `Get the result of a ${resource.name.toLowerCase()} task`,
-		byResource ? resource.value : undefined,
-	);
+	return operationField({
+		api: resource.api,
+		create: option,
+		getResultAction:
+			resource.getResultAction ?? `Get the result of a ${resource.name.toLowerCase()} task`,
+		resource: byResource ? resource.value : undefined,
+	});
 }
 
 /** The create's value, the same for every resource of a node: its common fields are shown for it. */
@@ -82,14 +83,20 @@ function commonCreateValue(resources: Resource[]): string {
 function toolDescriptions(resource: Resource, create: string, byResource: boolean) {
 	const resourceValue = byResource ? resource.value : undefined;
 	const fields = [
-		toolDescriptionField(
-			create,
-			`${resource.toolDescription} ${CREDIT_LIMIT_TOOL_NOTE}`,
-			resourceValue,
-		),
+		toolDescriptionField({
+			operation: create,
+			text: `${resource.toolDescription} ${CREDIT_LIMIT_TOOL_NOTE}`,
+			resource: resourceValue,
+		}),
 	];
 	if (resource.resultToolDescription) {
-		fields.push(toolDescriptionField('getResult', resource.resultToolDescription, resourceValue));
+		fields.push(
+			toolDescriptionField({
+				operation: 'getResult',
+				text: resource.resultToolDescription,
+				resource: resourceValue,
+			}),
+		);
 	}
 	return fields;
 }

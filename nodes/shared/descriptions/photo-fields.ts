@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE, type PhotoFileRule } from '../item/settings';
+import { IMAGE_SOURCE } from '../catalog/api';
+import type { PhotoFileRule } from '../item/settings';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 import type { Resource } from './resource';
 
@@ -32,6 +33,7 @@ export function imageSourceField(hide: Hide): INodeProperties {
 		type: 'options',
 		// Decides whether a file is uploaded and which credential is used: no expression.
 		noDataExpression: true,
+		// IMAGE_SOURCE.url, written out: n8n's lint reads a default as a literal or a name only.
 		default: 'url',
 		displayOptions: { hide },
 		options: [
@@ -49,7 +51,15 @@ export function imageSourceField(hide: Hide): INodeProperties {
 	};
 }
 
-export function imageBinaryPropertyField(show: Show, several: boolean): INodeProperties {
+export function imageBinaryPropertyField({
+	show,
+	several,
+}: {
+	/** When its resource's create is shown. */
+	show: Show;
+	/** Whether several files make one task (the Photo Enhancer's HDR brackets). */
+	several: boolean;
+}): INodeProperties {
 	return {
 		displayName: 'Image Binary Property',
 		name: 'imageBinaryProperty',
@@ -113,6 +123,8 @@ export function withPhotoSource(resource: Resource, show: Show): INodeProperties
 	return resource.fields.flatMap((field, index) => {
 		if (!names.includes(field.name)) return [field];
 		const urlField = onlyForUrlSource(field);
-		return index === last ? [urlField, imageBinaryPropertyField(show, rule.several)] : [urlField];
+		return index === last
+			? [urlField, imageBinaryPropertyField({ show, several: rule.several })]
+			: [urlField];
 	});
 }

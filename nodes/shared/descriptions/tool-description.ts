@@ -6,11 +6,18 @@ import type { INodeProperties } from 'n8n-workflow';
  * would tell the model no more than "Enhance a photo in Ideal House Photo Enhancer". The user can
  * still edit it in the tool's panel.
  */
-export function toolDescriptionField(
-	operation: string,
-	text: string,
-	resource?: string,
-): INodeProperties {
+export function toolDescriptionField({
+	operation,
+	text,
+	resource,
+}: {
+	/** The operation the tool runs. */
+	operation: string;
+	/** What the model is told, the field's default. */
+	text: string;
+	/** On a node with several resources: the one the tool runs. */
+	resource?: string;
+}): INodeProperties {
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',

@@ -47,7 +47,12 @@ function cycleRouting(
 	request: INodePropertyRouting['request'],
 	path: ItemPath,
 ): INodePropertyRouting {
-	const pagination = async function (
+	return { request, send: { paginate: true }, operations: { pagination: itemHook(path) } };
+}
+
+/** The hook n8n calls with each item's routed request: the item's path, and its final failure. */
+function itemHook(path: ItemPath) {
+	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
@@ -59,7 +64,6 @@ function cycleRouting(
 			return continueOnFail(this, toIdealHouseError(this, error));
 		}
 	};
-	return { request, send: { paginate: true }, operations: { pagination } };
 }
 
 /**

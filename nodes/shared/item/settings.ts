@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { fieldError } from '../basics/validation';
+import { IMAGE_SOURCE } from '../catalog/api';
 import { parseTaskIdField } from '../catalog/task';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 
@@ -27,9 +28,6 @@ export interface ItemSettings {
 	/** A create whose API takes a photo: a URL field, or files on the item. */
 	photoSource: PhotoSource;
 }
-
-/** Image Source: the photo is at a URL, or is a file on the item. */
-export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
 
 /** How an operation takes photo files: the Photo Enhancer sends several as one list (HDR brackets). */
 export interface PhotoFileRule {
