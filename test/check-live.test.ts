@@ -221,7 +221,7 @@ describe('check:live --storage', () => {
 		const { code, output } = await runWith(env, '--storage');
 		expect(code).toBe(2);
 		expect(output).toMatch(
-			/--storage: The bucket name "" is not a valid bucket name.*IDEAL_HOUSE_STORAGE_\*/,
+			/--storage: Bucket is not a valid bucket name: it is empty.*IDEAL_HOUSE_STORAGE_\*/,
 		);
 		expect(service.stats().requests.total).toBe(0);
 		expect(storage.requests).toEqual([]);

@@ -319,7 +319,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		[
 			'a removal mode from an expression that does not exist',
 			{ emptyType: '={{ "half_house" }}', maskUrl: 'https://a.example.com/m.png', maskBase64: 'x' },
-			'Removal Mode must be whole_house or single_furniture (got "half_house") [item 0]',
+			'Removal Mode must be one of whole_house, single_furniture (got the text "half_house") [item 0]',
 		],
 	])('%s', async (_name, parameters, message) => {
 		await expectRejected('objectRemover', single(parameters), message);

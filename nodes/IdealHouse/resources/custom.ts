@@ -4,6 +4,7 @@ import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog/catalo
 import { bounded } from '../../shared/basics/redact';
 import { fieldError } from '../../shared/basics/validation';
 import type { Resource } from '../../shared/descriptions/resource';
+import type { ItemParameters } from '../../shared/item/settings';
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 
@@ -12,8 +13,8 @@ const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
  * it can only ever address `/api/v1/<name>/…` on the credential's base URL. A listed API keeps
  * its known price.
  */
-function namedApi(this: IExecuteSingleFunctions): IdealHouseApi {
-	const value = this.getNodeParameter('apiName', '');
+function namedApi(this: IExecuteSingleFunctions, parameters: ItemParameters): IdealHouseApi {
+	const value = parameters.value('apiName', '');
 	const name = typeof value === 'string' ? value.trim() : '';
 	if (!API_NAME.test(name)) {
 		throw fieldError(

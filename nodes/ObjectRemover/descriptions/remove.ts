@@ -5,6 +5,8 @@ import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import type { ItemOfCheck } from '../../shared/item/path';
+import type { ItemParameters } from '../../shared/item/settings';
 import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
 import {
 	checkImageBytes,
@@ -18,12 +20,16 @@ import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../too
 export const REMOVE = 'remove';
 const api = APIS.objectRemover;
 
+/** Removal Mode and Mask Source, as the API and saved workflows spell them. */
+const EMPTY_TYPE = { wholeHouse: 'whole_house', singleFurniture: 'single_furniture' } as const;
+const MASK_SOURCE = { url: 'url', binary: 'binary', base64: 'base64' } as const;
+
 const MASK_RULES =
 	'Black marks what to remove, white what to keep; the mask must have the same width and height as the photo. PNG recommended.';
 
 /** Single Furniture's mask: where it comes from, and the field of each source. */
 const maskFields: INodeProperties[] = updateDisplayOptions(
-	{ show: { emptyType: ['single_furniture'] } },
+	{ show: { emptyType: [EMPTY_TYPE.singleFurniture] } },
 	[
 		{
 			displayName: 'Mask Source',
@@ -34,13 +40,13 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			default: 'url',
 			description: MASK_RULES,
 			options: [
-				{ name: 'URL', value: 'url', description: 'The mask is at a public URL' },
+				{ name: 'URL', value: MASK_SOURCE.url, description: 'The mask is at a public URL' },
 				{
 					name: 'Binary Property',
-					value: 'binary',
+					value: MASK_SOURCE.binary,
 					description: 'The mask is a file on the incoming item (form upload, Google Drive, S3, …)',
 				},
-				{ name: 'Base64', value: 'base64', description: 'The mask is base64 text' },
+				{ name: 'Base64', value: MASK_SOURCE.base64, description: 'The mask is base64 text' },
 			],
 		},
 		{
@@ -51,7 +57,7 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			placeholder: 'https://example.com/listing/living-room-mask.png',
 			description:
 				'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
-			displayOptions: { show: { maskSource: ['url'] } },
+			displayOptions: { show: { maskSource: [MASK_SOURCE.url] } },
 			routing: sentAs('maskUrl'),
 		},
 		{
@@ -61,7 +67,7 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			default: 'data',
 			description:
 				"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
-			displayOptions: { show: { maskSource: ['binary'] } },
+			displayOptions: { show: { maskSource: [MASK_SOURCE.binary] } },
 		},
 		{
 			displayName: 'Mask (Base64)',
@@ -71,7 +77,7 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			default: '',
 			description:
 				'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
-			displayOptions: { show: { maskSource: ['base64'] } },
+			displayOptions: { show: { maskSource: [MASK_SOURCE.base64] } },
 			routing: sentAs('maskBase64'),
 		},
 	],
@@ -93,12 +99,12 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [REM
 		options: [
 			{
 				name: 'Whole House',
-				value: 'whole_house',
+				value: EMPTY_TYPE.wholeHouse,
 				description: 'Remove all furniture from the room automatically; no mask needed',
 			},
 			{
 				name: 'Single Furniture',
-				value: 'single_furniture',
+				value: EMPTY_TYPE.singleFurniture,
 				description: 'Remove only what a mask marks',
 			},
 		],
@@ -135,8 +141,11 @@ function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
  * The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage):
  * checked as it streams, then read once more as the base64 the API takes.
  */
-async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
-	const property = String(ctx.getNodeParameter('maskBinaryProperty', 'data')).trim();
+async function maskFromBinary(
+	ctx: IExecuteSingleFunctions,
+	parameters: ItemParameters,
+): Promise<string> {
+	const property = parameters.text('maskBinaryProperty', 'data');
 	const image = maskImage('Mask Binary Property');
 	return await imageBase64(ctx, await readImageFile(ctx, property, image), image);
 }
@@ -148,27 +157,31 @@ async function maskFromBinary(ctx: IExecuteSingleFunctions): Promise<string> {
 export async function checkRemoveBody(
 	this: IExecuteSingleFunctions,
 	source: IDataObject,
+	{ parameters }: ItemOfCheck,
 ): Promise<IDataObject> {
-	const emptyType = this.getNodeParameter('emptyType', 'whole_house') as string;
+	const emptyType = parameters.choice(
+		'emptyType',
+		'Removal Mode',
+		Object.values(EMPTY_TYPE),
+		EMPTY_TYPE.wholeHouse,
+	);
 	const body: IDataObject = {
 		imageUrl: requireHttpUrl(this, 'Image URL', source.imageUrl),
 		emptyType,
 	};
-	if (emptyType === 'single_furniture') {
-		const maskSource = this.getNodeParameter('maskSource', 'url') as string;
-		if (maskSource === 'binary') {
-			body.maskBase64 = await maskFromBinary(this);
-		} else if (maskSource === 'base64') {
-			body.maskBase64 = maskFromBase64(this, source.maskBase64);
-		} else {
-			body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
-		}
-	} else if (emptyType !== 'whole_house') {
-		throw fieldError(
-			this,
-			'Removal Mode',
-			`must be whole_house or single_furniture (got "${emptyType}")`,
-		);
+	if (emptyType === EMPTY_TYPE.wholeHouse) return body;
+	const maskSource = parameters.choice(
+		'maskSource',
+		'Mask Source',
+		Object.values(MASK_SOURCE),
+		MASK_SOURCE.url,
+	);
+	if (maskSource === MASK_SOURCE.binary) {
+		body.maskBase64 = await maskFromBinary(this, parameters);
+	} else if (maskSource === MASK_SOURCE.base64) {
+		body.maskBase64 = maskFromBase64(this, source.maskBase64);
+	} else {
+		body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
 	}
 	return body;
 }

@@ -6,6 +6,7 @@ import { priceText } from '../../shared/catalog/credits';
 import { bounded } from '../../shared/basics/redact';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import type { ItemOfCheck } from '../../shared/item/path';
 import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
@@ -18,6 +19,9 @@ const api = APIS.photoEnhancer;
 const SEVERAL_URLS_HINT =
 	'Give one URL per entry. To send several photos as one task, choose "Several Image URLs" under Images and add each URL, or use an expression that returns a list of URLs.';
 export const IMAGE_SIZES = ['512', '1K', '2K', '4K'] as const;
+
+/** Images: one URL field (which may give a list), or several typed by hand. Saved workflows hold these. */
+const IMAGE_INPUT = { one: 'url', several: 'urls' } as const;
 
 /** Images, Image URL and Image URLs: the photos when they come from URLs. */
 const URL_FIELDS = ['imageInput', 'imageUrl', 'imageUrls'];
@@ -34,12 +38,12 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 		options: [
 			{
 				name: 'One Image URL',
-				value: 'url',
+				value: IMAGE_INPUT.one,
 				description: 'One URL, or an expression that returns a list of URLs',
 			},
 			{
 				name: 'Several Image URLs',
-				value: 'urls',
+				value: IMAGE_INPUT.several,
 				description: 'Type several URLs by hand, e.g. the bracketed exposures of an HDR merge',
 			},
 		],
@@ -49,7 +53,7 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 		placeholder: 'https://example.com/listing/living-room.jpg',
 		description:
 			'Public URL of the photo (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
-		displayOptions: { show: { imageInput: ['url'] } },
+		displayOptions: { show: { imageInput: [IMAGE_INPUT.one] } },
 	},
 	{
 		displayName: 'Image URLs',
@@ -59,7 +63,7 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 		default: [],
 		placeholder: 'https://example.com/listing/bracket-1.jpg',
 		description: 'Public URLs of the photos, sent together as one task (designed for HDR Merge)',
-		displayOptions: { show: { imageInput: ['urls'] } },
+		displayOptions: { show: { imageInput: [IMAGE_INPUT.several] } },
 		// The API's one photo field takes a list as well.
 		routing: sentAs('imageUrl'),
 	},
@@ -132,8 +136,9 @@ function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
 export async function checkEnhanceBody(
 	this: IExecuteSingleFunctions,
 	body: IDataObject,
+	{ parameters }: ItemOfCheck,
 ): Promise<IDataObject> {
-	const several = this.getNodeParameter('imageInput', 'url') === 'urls';
+	const several = parameters.text('imageInput', IMAGE_INPUT.one) === IMAGE_INPUT.several;
 	const field = several ? 'Image URLs' : 'Image URL';
 
 	if (Array.isArray(body.imageUrl)) {

@@ -49,11 +49,7 @@ function operationFor(resource: Resource, byResource: boolean): INodeProperties 
 	const bodyFields = resource.fields.filter((field) => field.routing);
 	const bodyCheck =
 		resource.bodyCheck ??
-		createBodyCheck(bodyFields, {
-			own: resource.own,
-			extraLabel: resource.extraBodyLabel,
-			api: resource.api,
-		});
+		createBodyCheck(bodyFields, { own: resource.own, extraLabel: resource.extraBodyLabel });
 	const option: INodePropertyOptions = {
 		...create,
 		routing: createTaskRouting({

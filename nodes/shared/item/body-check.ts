@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-
 import type { IdealHouseApi } from '../catalog/catalog';
 import { checkJsonValue, JsonBodyError, readJsonBody } from '../basics/json-body';
 import { bounded } from '../basics/redact';
-import type { ApiOfItem, BodyCheck } from './path';
+import type { BodyCheck } from './path';
+import type { ItemParameters } from './settings';
 import { fieldError, requireHttpUrl } from '../basics/validation';
 
 /**
@@ -112,10 +113,11 @@ function parsedJson(
 /** The `extraBody` parameter as an object: JSON text (long integers kept exact) or an object. */
 function readJsonObject(
 	ctx: IExecuteSingleFunctions,
+	parameters: ItemParameters,
 	parameter: string,
 	label: string,
 ): IDataObject {
-	const raw = ctx.getNodeParameter(parameter, '{}');
+	const raw = parameters.value(parameter, '{}');
 	if (typeof raw === 'string' && raw.trim() === '') return {};
 	const value: unknown = parsedJson(ctx, label, raw);
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -134,8 +136,6 @@ export interface BodyCheckRules {
 	own?: OwnCheck;
 	/** How the item's `extraBody` field is labelled. */
 	extraLabel?: string;
-	/** The API the body goes to, for its price rule. */
-	api?: ApiOfItem;
 }
 
 /** The fields `extraBody` may not set, by spelling: the node's own fields, and the model type. */
@@ -178,9 +178,9 @@ function checkModelTypePriced(
 	ctx: IExecuteSingleFunctions,
 	label: string,
 	body: IDataObject,
-	api: IdealHouseApi | undefined,
+	api: IdealHouseApi,
 ): void {
-	if (!api || !Object.hasOwn(body, 'modelType') || !('flat' in api.price)) return;
+	if (!Object.hasOwn(body, 'modelType') || !('flat' in api.price)) return;
 	throw fieldError(
 		ctx,
 		label,
@@ -192,7 +192,11 @@ function checkModelTypePriced(
 export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules = {}): BodyCheck {
 	const { own, extraLabel = 'Extra Body Fields (JSON)' } = rules;
 	const fieldNames = ownFieldNames(fields);
-	return async function (this: IExecuteSingleFunctions, sent: IDataObject): Promise<IDataObject> {
+	return async function (
+		this: IExecuteSingleFunctions,
+		sent: IDataObject,
+		{ api, parameters },
+	): Promise<IDataObject> {
 		const body: IDataObject = {};
 		for (const field of fields) {
 			const value = sent[field.name];
@@ -208,7 +212,7 @@ export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules
 			}
 			body[field.name] = checked;
 		}
-		const extra = readJsonObject(this, 'extraBody', extraLabel);
+		const extra = readJsonObject(this, parameters, 'extraBody', extraLabel);
 		for (const [key, value] of Object.entries(extra)) {
 			// The whole body of an API called by name is this field: there is nothing to collide with.
 			if (fields.length > 0) checkExtraKey(this, extraLabel, key, fieldNames, fields);
@@ -220,7 +224,6 @@ export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules
 				configurable: true,
 			});
 		}
-		const api = typeof rules.api === 'function' ? rules.api.call(this) : rules.api;
 		checkModelTypePriced(this, extraLabel, body, api);
 		own?.call(this, body);
 		return body;

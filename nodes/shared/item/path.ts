@@ -15,7 +15,12 @@ import { keepingCreatedTask, keepingReadTask } from './created-task';
 import { creditCharge } from './credit-limit';
 import { PhotoFiles } from './photos';
 import { previewCreate, previewRead } from './preview';
-import { readItemSettings, type PhotoFileRule } from './settings';
+import {
+	itemParameters,
+	readItemSettings,
+	type ItemParameters,
+	type PhotoFileRule,
+} from './settings';
 import { takeTurn, type Turn } from './turn';
 import { waitForTask } from './wait';
 
@@ -24,14 +29,26 @@ import { waitForTask } from './wait';
  * (Enhance, Remove, Create) and Get Result. Each step is one call into the room that does it.
  */
 
+/** What a body check knows of the item besides its routed body: its API and its own parameters. */
+export interface ItemOfCheck {
+	api: IdealHouseApi;
+	parameters: ItemParameters;
+}
+
 /** Checks an item's request body before anything is sent, and returns the body to send. */
-export type BodyCheck = (this: IExecuteSingleFunctions, body: IDataObject) => Promise<IDataObject>;
+export type BodyCheck = (
+	this: IExecuteSingleFunctions,
+	body: IDataObject,
+	item: ItemOfCheck,
+) => Promise<IDataObject>;
 
 /**
  * The API an operation calls: a catalog row, or for an API named in the node's parameters
  * (`custom`), the row built from the item's parameters, checked before anything is sent.
  */
-export type ApiOfItem = IdealHouseApi | ((this: IExecuteSingleFunctions) => IdealHouseApi);
+export type ApiOfItem =
+	| IdealHouseApi
+	| ((this: IExecuteSingleFunctions, parameters: ItemParameters) => IdealHouseApi);
 
 /** A create as its node routes it: its API, its body check, and whether it takes photo files. */
 export interface CreateRoute {
@@ -40,8 +57,8 @@ export interface CreateRoute {
 	photoFiles?: PhotoFileRule;
 }
 
-function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem): IdealHouseApi {
-	return typeof api === 'function' ? api.call(ctx) : api;
+function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem, parameters: ItemParameters) {
+	return typeof api === 'function' ? api.call(ctx, parameters) : api;
 }
 
 /**
@@ -56,15 +73,18 @@ export async function createItem(
 ): Promise<INodeExecutionData[]> {
 	// 1. The settings, read and checked once.
 	const settings = readItemSettings(ctx, 'create', route.photoFiles);
+	const parameters = itemParameters(ctx);
 	// 2. The API.
-	const api = apiOf(ctx, route.api);
+	const api = apiOf(ctx, route.api, parameters);
 	request.url = createPath(api);
 	// 3. The photo check (files read and their links signed, nothing sent), then the body check.
 	const routed = (request.body ?? {}) as IDataObject;
 	const photos = route.photoFiles
 		? await PhotoFiles.check(ctx, api, route.photoFiles, settings, routed)
 		: undefined;
-	const body = route.bodyCheck ? await route.bodyCheck.call(ctx, { ...routed }) : routed;
+	const body = route.bodyCheck
+		? await route.bodyCheck.call(ctx, { ...routed }, { api, parameters })
+		: routed;
 	request.body = body;
 	const charge = creditCharge(ctx, api, body, settings);
 	// 4. Preview: what would be sent and its price, counted apart; nothing leaves n8n.
@@ -129,7 +149,7 @@ export async function readItem(
 	const settings = readItemSettings(ctx, 'read');
 	const taskId = settings.taskId ?? '';
 	// 2. The API.
-	const api = apiOf(ctx, apiOfItem);
+	const api = apiOf(ctx, apiOfItem, itemParameters(ctx));
 	request.url = resultPath(api);
 	request.qs = { ...request.qs, taskId };
 	// 4. Preview.

@@ -202,8 +202,20 @@ class SettingsReader {
 
 	choice<T extends string>(name: string, field: string, choices: readonly T[], fallback: T): T {
 		const given = this.option(name);
-		if (!given) return fallback;
-		const reading = readChoice(given.value, choices);
+		return given ? this.choiceValue(field, given.value, choices) : fallback;
+	}
+
+	parameterChoice<T extends string>(
+		name: string,
+		field: string,
+		choices: readonly T[],
+		fallback: T,
+	): T {
+		return this.choiceValue(field, this.ctx.getNodeParameter(name, fallback), choices);
+	}
+
+	private choiceValue<T extends string>(field: string, value: unknown, choices: readonly T[]): T {
+		const reading = readChoice(value, choices);
 		if ('problem' in reading) {
 			return this.refuse(
 				field,
@@ -231,6 +243,31 @@ const SECONDS = {
 	expected: 'a positive number of seconds',
 	advice: ABOVE_ZERO,
 };
+
+/**
+ * The item's own parameters as an API's rules read them (the Photo Enhancer's Images, the Object
+ * Remover's mask, Other API's name, Extra Body Fields): through this one reader, typed.
+ */
+export interface ItemParameters {
+	/** A text parameter, trimmed; the fallback when it is not text. */
+	text(name: string, fallback: string): string;
+	/** A parameter that must be one of `values`; anything else is an item error naming `field`. */
+	choice<T extends string>(name: string, field: string, values: readonly T[], fallback: T): T;
+	/** A parameter as n8n evaluated it, for a rule that checks its shape itself (JSON). */
+	value(name: string, fallback: unknown): unknown;
+}
+
+export function itemParameters(ctx: IExecuteSingleFunctions): ItemParameters {
+	const read = new SettingsReader(ctx);
+	return {
+		text: (name, fallback) => {
+			const value = read.parameter(name, fallback);
+			return typeof value === 'string' ? value.trim() : fallback;
+		},
+		choice: (name, field, values, fallback) => read.parameterChoice(name, field, values, fallback),
+		value: (name, fallback) => read.parameter(name, fallback),
+	};
+}
 
 /**
  * A binary field named `__proto__` would not be a field at all: assigning it replaces the item's
