@@ -8,6 +8,7 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { untilAborted } from '../basics/clock';
+import { guardedRequest, sendGuarded } from '../transport/http';
 import { IdealHouseApiError, type IdealHouseError, type TransientFault } from '../basics/errors';
 import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from './file-types';
@@ -255,14 +256,16 @@ export async function downloadResultFile(
 		throw downloadError(ctx, taskId, 'the service gave a result URL that is not a valid address');
 	}
 	// One time limit for the attempt, redirects included.
-	const deadline = AbortSignal.timeout(timeoutMs);
-	const signal = AbortSignal.any([stop, deadline]);
+	const request = guardedRequest(
+		{ method: 'GET', encoding: 'stream', url: '' },
+		{ timeoutMs, stop },
+	);
 	for (let hop = 0; ; hop++) {
 		const refused = refusal(url, rules.localServiceHost);
 		if (refused) throw downloadError(ctx, taskId, refused);
 		const failed = (error: unknown): IdealHouseError => {
 			if (stop.aborted) return stopped();
-			if (deadline.aborted) {
+			if (request.timedOut()) {
 				return downloadError(
 					ctx,
 					taskId,
@@ -280,19 +283,8 @@ export async function downloadResultFile(
 		};
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await untilAborted(
-				signal,
-				ctx.helpers.httpRequest({
-					method: 'GET',
-					url: url.href,
-					encoding: 'stream',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					disableFollowRedirect: true,
-					timeout: timeoutMs,
-					abortSignal: signal,
-				}),
-			)) as IN8nHttpFullResponse;
+			const hopRequest = { ...request, options: { ...request.options, url: url.href } };
+			response = await sendGuarded(hopRequest, async (sent) => await ctx.helpers.httpRequest(sent));
 		} catch (error) {
 			throw failed(error);
 		}
@@ -346,7 +338,7 @@ export async function downloadResultFile(
 		let head: Head;
 		try {
 			head = stream
-				? await untilAborted(signal, readHead(stream, rules.accept))
+				? await untilAborted(request.signal, readHead(stream, rules.accept))
 				: { bytes: whole as Buffer, ended: true };
 		} catch (error) {
 			stream?.destroy();
@@ -366,7 +358,7 @@ export async function downloadResultFile(
 		try {
 			const body = stream ? await rejoined(head, stream) : (whole as Buffer);
 			binary = await untilAborted(
-				signal,
+				request.signal,
 				ctx.helpers.prepareBinaryData(
 					body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
 					fileNameFor(taskId, address, sniffed.extension),

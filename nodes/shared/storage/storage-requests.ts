@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 
 import { stoppedError } from '../basics/cancellation';
-import { untilAborted } from '../basics/clock';
+import { guardedRequest, sendGuarded } from '../transport/http';
 import type { IdealHouseError } from '../basics/errors';
 import { backoffMs, withRetries } from '../transport/retries';
 import { codeInChain, networkCode, bodyText } from '../transport/transport';
@@ -40,28 +40,17 @@ async function send(
 	options: IHttpRequestOptions,
 	stop: AbortSignal,
 ): Promise<IN8nHttpFullResponse> {
-	const deadline = AbortSignal.timeout(storageLimits.requestTimeoutMs);
-	const signal = AbortSignal.any([stop, deadline]);
+	const request = guardedRequest(
+		{ ...options, encoding: 'text', json: false },
+		{ timeoutMs: storageLimits.requestTimeoutMs, stop },
+	);
 	try {
-		return (await untilAborted(
-			signal,
-			ctx.helpers.httpRequest({
-				...options,
-				encoding: 'text',
-				json: false,
-				ignoreHttpStatusErrors: true,
-				returnFullResponse: true,
-				disableFollowRedirect: true,
-				maxRedirects: 0,
-				timeout: storageLimits.requestTimeoutMs,
-				abortSignal: signal,
-			}),
-		)) as IN8nHttpFullResponse;
+		return await sendGuarded(request, async (sent) => await ctx.helpers.httpRequest(sent));
 	} catch (error) {
 		if (stop.aborted) throw uploadStopped(ctx);
 		// Rebuilt from scratch: the helper's error carries the request and its signed headers.
 		const code = networkCode(error) ?? errorCode(error);
-		const reason = deadline.aborted
+		const reason = request.timedOut()
 			? `no answer within ${storageLimits.requestTimeoutMs / 1000} s`
 			: `network error ${code ?? 'unknown'}`;
 		throw storageNetworkError(ctx, settings, step, reason, code);

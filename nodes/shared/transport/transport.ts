@@ -13,7 +13,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
-import { untilAborted } from '../basics/clock';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import {
 	apiCodeError,
@@ -24,6 +23,7 @@ import {
 import type { SlotPriority } from './request-order';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
+import { guardedRequest, sendGuarded } from './http';
 import { takeRequestSlot } from './throttle';
 
 /**
@@ -332,28 +332,19 @@ export async function sendToService(
 			notActedOn: true,
 		});
 	}
-	const deadline = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
-	const signal = AbortSignal.any([stop, deadline]);
-	const request: IHttpRequestOptions = {
-		...options,
-		...RAW_RESPONSE,
-		returnFullResponse: true,
-		disableFollowRedirect: true,
-		maxRedirects: 0,
-		timeout: Math.max(1, Math.round(timeoutMs)),
-		abortSignal: signal,
-	};
+	const request = guardedRequest({ ...options, ...RAW_RESPONSE }, { timeoutMs, stop });
 	// n8n 2.x replaces an authenticated request's abortSignal with the execution's cancel signal,
 	// which declarative nodes do not get: the helper runs on a view of this context that gives ours.
 	const helperThis = Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
+		getExecutionCancelSignal: { value: () => request.signal },
 	}) as IExecuteSingleFunctions;
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await untilAborted(
-			signal,
-			ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, request),
-		)) as IN8nHttpFullResponse;
+		response = await sendGuarded(
+			request,
+			async (sent) =>
+				await ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, sent),
+		);
 	} catch (error) {
 		if (stop.aborted) {
 			throw stoppedError(
@@ -365,7 +356,7 @@ export async function sendToService(
 				},
 			);
 		}
-		if (deadline.aborted) throw timeoutError(ctx, timeoutMs);
+		if (request.timedOut()) throw timeoutError(ctx, timeoutMs);
 		throw networkError.call(ctx, error, secrets);
 	}
 	return { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
@@ -437,23 +428,22 @@ export async function editorRead(
 ): Promise<unknown> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 	const secrets = secretsOfCredentials(credentials);
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url: `${serviceBaseUrl(credentials.baseUrl)}${path}`,
-		headers: { Accept: 'application/json' },
-		...RAW_RESPONSE,
-		returnFullResponse: true,
-		disableFollowRedirect: true,
-		maxRedirects: 0,
-		timeout: timeoutMs,
-	};
+	const request = guardedRequest(
+		{
+			method: 'GET',
+			url: `${serviceBaseUrl(credentials.baseUrl)}${path}`,
+			headers: { Accept: 'application/json' },
+			...RAW_RESPONSE,
+		},
+		{ timeoutMs },
+	);
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			CREDENTIAL_NAME,
+		response = await sendGuarded(
 			request,
-		)) as IN8nHttpFullResponse;
+			async (sent) =>
+				await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, sent),
+		);
 	} catch (error) {
 		// Rebuilt from the message alone: the helper's error carries the request, key included.
 		throw new NodeOperationError(

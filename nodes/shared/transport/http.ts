@@ -1,0 +1,54 @@
+import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { untilAborted } from '../basics/clock';
+
+/**
+ * The rules every request of the package follows, whoever it goes to: the service (with the key,
+ * `transport.ts`), the user's bucket and a result link (both without it). The whole answer comes
+ * back whatever its status, so that the sender reads the service's or the store's own message; a
+ * redirect is never followed, since a key or a signature would go with it; one time limit covers
+ * the request, and Stop ends it at once.
+ */
+export interface RequestLimits {
+	timeoutMs: number;
+	/** The execution's Stop; none where there is no execution (the editor's option lists). */
+	stop?: AbortSignal;
+}
+
+export interface GuardedRequest {
+	options: IHttpRequestOptions;
+	/** Fires on Stop or when the time limit is reached. */
+	signal: AbortSignal;
+	/** Whether it was the time limit that ended the request. */
+	timedOut(): boolean;
+}
+
+export function guardedRequest(
+	options: IHttpRequestOptions,
+	limits: RequestLimits,
+): GuardedRequest {
+	const timeout = Math.max(1, Math.round(limits.timeoutMs));
+	const deadline = AbortSignal.timeout(timeout);
+	const signal = limits.stop ? AbortSignal.any([limits.stop, deadline]) : deadline;
+	return {
+		options: {
+			...options,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			maxRedirects: 0,
+			timeout,
+			abortSignal: signal,
+		},
+		signal,
+		timedOut: () => deadline.aborted,
+	};
+}
+
+/** Sends with one of n8n's helpers, ended as soon as the request's signal fires. */
+export async function sendGuarded(
+	request: GuardedRequest,
+	send: (options: IHttpRequestOptions) => Promise<unknown>,
+): Promise<IN8nHttpFullResponse> {
+	return (await untilAborted(request.signal, send(request.options))) as IN8nHttpFullResponse;
+}
