@@ -8,13 +8,13 @@ import type {
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { TERMINAL_STATUSES } from '../catalog/api';
 import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
-import { priceOfStoredTask } from '../catalog/credits';
+import { price, priceOfStoredTask } from '../catalog/credits';
 import { emitTask } from '../results/output';
 import { sendCreate, sendRead } from './create';
 import { keepingCreatedTask, keepingReadTask } from './created-task';
 import { creditCharge } from './credit-limit';
 import { PhotoFiles } from './photos';
-import { previewCreate, previewRead } from './preview';
+import { preview } from './preview';
 import {
 	itemParameters,
 	readItemSettings,
@@ -90,7 +90,12 @@ export async function createItem(
 	// 4. Preview: what would be sent and its price, counted apart; nothing leaves n8n.
 	if (settings.preview) {
 		charge.reserve();
-		return await previewCreate(ctx, api, body);
+		return await preview(ctx, {
+			method: 'POST',
+			path: request.url,
+			body,
+			credits: price(api, body),
+		});
 	}
 	// 5. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
 	const rate = settings.maxRequestsPerSecond;
@@ -153,7 +158,15 @@ export async function readItem(
 	request.url = resultPath(api);
 	request.qs = { ...request.qs, taskId };
 	// 4. Preview.
-	if (settings.preview) return await previewRead(ctx, api, request.qs);
+	if (settings.preview) {
+		return await preview(ctx, {
+			method: 'GET',
+			path: request.url,
+			qs: request.qs,
+			body: null,
+			credits: 0,
+		});
+	}
 	// 5, 7. The read, each attempt in its own request slot.
 	const task = await sendRead(ctx, request, taskId, settings.maxRequestsPerSecond);
 	// 8, 10, 12. The output and its downloads, the task named whatever ends the item.

@@ -1,7 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
-import { price } from '../catalog/credits';
 import { withoutSecrets } from '../basics/redact';
 import { secretsOf } from '../transport/transport';
 
@@ -27,39 +25,20 @@ function withoutKey(value: unknown, secrets: readonly string[]): unknown {
 	return value;
 }
 
-/** The create the item would send: its exact body and its price (`null`: not known). */
-export async function previewCreate(
-	ctx: IExecuteSingleFunctions,
-	api: IdealHouseApi,
-	body: IDataObject,
-): Promise<INodeExecutionData[]> {
-	return await previewItem(ctx, {
-		method: 'POST',
-		path: createPath(api),
-		body,
-		credits: price(api, body),
-	});
+/** What an item would send, and what it would cost (`null`: not known; a read is free). */
+export interface Previewed extends IDataObject {
+	method: 'POST' | 'GET';
+	path: string;
+	qs?: IDataObject;
+	body: IDataObject | null;
+	credits: number | null;
 }
 
-/** The Get Result read the item would send; reading a task is free. */
-export async function previewRead(
+/** The item comes out as the request it would have sent, the key cleared from every text. */
+export async function preview(
 	ctx: IExecuteSingleFunctions,
-	api: IdealHouseApi,
-	qs: IDataObject,
+	previewed: Previewed,
 ): Promise<INodeExecutionData[]> {
-	return await previewItem(ctx, {
-		method: 'GET',
-		path: resultPath(api),
-		qs,
-		body: null,
-		credits: 0,
-	});
-}
-
-async function previewItem(
-	ctx: IExecuteSingleFunctions,
-	preview: IDataObject,
-): Promise<INodeExecutionData[]> {
-	const json = { preview: withoutKey(preview, await secretsOf(ctx)) as IDataObject };
+	const json = { preview: withoutKey(previewed, await secretsOf(ctx)) as IDataObject };
 	return [{ json, pairedItem: { item: ctx.getItemIndex() } }];
 }

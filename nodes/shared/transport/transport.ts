@@ -23,7 +23,7 @@ import {
 import type { SlotPriority } from './request-order';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
-import { guardedRequest, sendGuarded } from './http';
+import { guardedRequest, sendGuarded, type GuardedRequest } from './http';
 import { takeRequestSlot } from './throttle';
 
 /**
@@ -310,6 +310,19 @@ export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]>
 	}
 }
 
+/** Sends to the service with its key: n8n's authenticated helper adds it to this request alone. */
+async function sendWithKey<T extends IExecuteSingleFunctions | ILoadOptionsFunctions>(
+	ctx: T,
+	request: GuardedRequest,
+	helperThis: T,
+): Promise<IN8nHttpFullResponse> {
+	return await sendGuarded(
+		request,
+		async (sent) =>
+			await ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, sent),
+	);
+}
+
 /** An answer of the service, its body as text with the key already cleared from it. */
 export interface ServiceResponse extends IN8nHttpFullResponse {
 	body: string;
@@ -340,11 +353,7 @@ export async function sendToService(
 	}) as IExecuteSingleFunctions;
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendGuarded(
-			request,
-			async (sent) =>
-				await ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, sent),
-		);
+		response = await sendWithKey(ctx, request, helperThis);
 	} catch (error) {
 		if (stop.aborted) {
 			throw stoppedError(
@@ -439,11 +448,7 @@ export async function editorRead(
 	);
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendGuarded(
-			request,
-			async (sent) =>
-				await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, sent),
-		);
+		response = await sendWithKey(ctx, request, ctx);
 	} catch (error) {
 		// Rebuilt from the message alone: the helper's error carries the request, key included.
 		throw new NodeOperationError(
