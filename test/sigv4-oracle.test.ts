@@ -12,9 +12,8 @@
 import { createHash } from 'node:crypto';
 
 import { Sha256 } from '@aws-crypto/sha256-js';
-// @smithy/core comes with @smithy/signature-v4 (its own URI encoding is taken from there): these
+// From @smithy/core, which @smithy/signature-v4 is built on (its own URI encoding): these
 // are the helpers AWS's S3 client encodes a key and writes a presigned link with.
-// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports
 import { buildQueryString, escapeUriPath } from '@smithy/core/protocols';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
