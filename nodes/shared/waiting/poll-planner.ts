@@ -11,10 +11,9 @@
  * Guard rails: never under 3 s after the previous check (the spec); the Poll Interval whenever
  * nothing fits; a predicted wait of at most 30 s; a queued check still waiting for its request
  * slot is withdrawn when its turn moves firmly later (`turnMovedLater`). CONTRIBUTING's "How
- * waiting polls" gives the whole model.
+ * waiting decides" gives the whole model.
  */
-import type { ExecutionOf } from '../basics/per-execution';
-import { PerExecution } from '../basics/per-execution';
+import { PerExecution, type ExecutionOf } from '../basics/per-execution';
 import { QueueObservations } from './queue-observations';
 import type { SlotPriority } from '../transport/request-order';
 import { PollSchedule, type TaskProgress } from './poll-schedule';

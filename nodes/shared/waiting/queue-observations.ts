@@ -1,29 +1,9 @@
 /**
- * What the polls of one API's tasks have shown about its queue, shared by those tasks so that a
- * queued task can tell when its turn comes. Pure: every time comes in as an argument.
- *
- * One record per node execution and API (`queueOf` in `poll-planner.ts`), dropped when the
- * execution ends.
- *
- * It keeps:
- * - how long this API's tasks run: the windows their progress allows (`percentage` is a whole
- *   number), narrowed to what they agree on, and, once tasks have ended in turn, to what the
- *   rhythm of their ends allows;
- * - when tasks ended or will end: the finish each task's progress predicts, or when it was seen
- *   done, where that is known to within a second;
- * - how many run at once: no queued task ever reports fewer tasks ahead (`waitNumber`) than there
- *   are workers (a task queues only while all of them are busy with tasks ahead of it), and while
- *   the queue stays busy its ends per run time count them;
- * - the pace of the queue: how fast the tasks ahead of a queued task end between two of its
- *   readings. Once many readings agree on it, the workers over the pace give the run time while
- *   no task has shown its own (a large run whose checks waited for the request budget may never
- *   read a task twice as it runs).
- *
- * From these, a task with w tasks ahead is the (w + 1)-th to finish in a first-come queue: each
- * worker ends a task every run time, so it finishes (w div workers) run times after the
- * (w mod workers)-th next worker end. Tasks behind it do not count. When the record learns
- * something that moves these, it tells the queued tasks (`onChange`), which plan their next poll
- * again without a request.
+ * What the checks of one API's tasks have shown about its queue, shared by those tasks so that a
+ * queued task can tell when its turn comes: how long a task runs, when tasks ended, how many run
+ * at once, and the pace of the queue. One record per node execution and API (`queueOf` in
+ * `poll-planner.ts`). Pure: every time comes in as an argument. CONTRIBUTING's "How waiting
+ * decides" tells what each of these is and how a turn is placed from them.
  */
 
 /** Between these two moments (or durations), in ms. */
