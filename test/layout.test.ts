@@ -1,44 +1,26 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * The rooms of `nodes/shared`: a room imports only the rooms below it, never one above, and the
- * node folders never import each other (CONTRIBUTING, the layout of the code).
+ * The rooms of `nodes/shared`: a room imports only the rooms below it, never one above; no files
+ * import each other in a circle; no room holds more than a quarter of the lines; and the node
+ * folders never import each other (CONTRIBUTING, the layout of the code).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-const ROOT = resolve(__dirname, '..');
-const SHARED = join(ROOT, 'nodes', 'shared');
-/** From the bottom up. */
-const ROOMS = [
-	'basics',
-	'catalog',
-	'transport',
-	'results',
-	'storage',
-	'waiting',
-	'item',
-	'descriptions',
-];
+import {
+	MAX_ROOM_SHARE,
+	ROOMS,
+	ROOT,
+	SHARED,
+	circles,
+	importsOf,
+	roomOf,
+	sharedFiles,
+	sources,
+} from '../dev/layout';
+
 const NODE_FOLDERS = ['IdealHouse', 'PhotoEnhancer', 'ObjectRemover'];
-
-function sources(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return sources(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
-
-/** Every relative module a file imports, as a path from the repository's root. */
-function importsOf(file: string): string[] {
-	const text = readFileSync(file, 'utf8');
-	const specs = [...text.matchAll(/(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map(
-		(match) => match[1],
-	);
-	return specs.map((spec) => relative(ROOT, resolve(dirname(file), spec)));
-}
-
-const roomOf = (path: string) => path.split('/')[2];
+const files = sharedFiles();
 
 test('nodes/shared holds only its rooms', () => {
 	const entries = readdirSync(SHARED);
@@ -46,13 +28,38 @@ test('nodes/shared holds only its rooms', () => {
 });
 
 test.each(ROOMS)('%s imports only itself and the rooms below it', (room) => {
-	const allowed = ROOMS.slice(0, ROOMS.indexOf(room) + 1);
-	const wrong = sources(join(SHARED, room)).flatMap((file) =>
-		importsOf(file)
-			.filter((target) => !target.startsWith('nodes/shared/') || !allowed.includes(roomOf(target)))
-			.map((target) => `${relative(ROOT, file)} -> ${target}`),
-	);
+	const allowed: string[] = ROOMS.slice(0, ROOMS.indexOf(room) + 1);
+	const wrong = files
+		.filter((file) => roomOf(file.path) === room)
+		.flatMap((file) =>
+			file.imports
+				.filter(
+					(target) => !target.startsWith('nodes/shared/') || !allowed.includes(roomOf(target)),
+				)
+				.map((target) => `${file.path} -> ${target}`),
+		);
 	expect(wrong).toEqual([]);
+});
+
+test('no files of nodes/shared import each other in a circle', () => {
+	expect(circles(files)).toEqual([]);
+});
+
+test(`no room holds more than ${MAX_ROOM_SHARE * 100} % of nodes/shared's lines`, () => {
+	const total = files.reduce((sum, file) => sum + file.lines, 0);
+	const tooLarge = ROOMS.map((room) => ({
+		room,
+		share:
+			files.filter((file) => roomOf(file.path) === room).reduce((sum, f) => sum + f.lines, 0) /
+			total,
+	})).filter(({ share }) => share > MAX_ROOM_SHARE);
+	expect(tooLarge).toEqual([]);
+});
+
+test('the circle check finds a circle where there is one', () => {
+	const a = { path: 'nodes/shared/basics/a.ts', lines: 1, imports: ['nodes/shared/basics/b.ts'] };
+	const b = { path: 'nodes/shared/basics/b.ts', lines: 1, imports: ['nodes/shared/basics/a.ts'] };
+	expect(circles([a, b])).toEqual([['nodes/shared/basics/a.ts', 'nodes/shared/basics/b.ts']]);
 });
 
 test.each(NODE_FOLDERS)('nodes/%s imports no other node folder', (folder) => {
