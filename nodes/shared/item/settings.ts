@@ -13,7 +13,7 @@ import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 export interface ItemSettings {
 	/** Off: a create's item is the new task, and nothing waits for it. */
 	waitForCompletion: boolean;
-	/** How a create waits for its task: checked only when it waits. */
+	/** How a create waits for its task (read and checked whether or not it waits). */
 	wait: WaitSettings;
 	download: DownloadSettings;
 	/** Photos uploaded from files stay in the bucket once the task has ended. */
@@ -160,9 +160,16 @@ class SettingsReader {
 		throw fieldError(this.ctx, field, problem, advice);
 	}
 
-	/** An option's value, or undefined when the user never set it. */
+	/**
+	 * An option's value, or undefined when the user never set it. Options given as one expression
+	 * for the whole collection are set where that expression gave them.
+	 */
 	private option(name: string): { value: unknown } | undefined {
-		return isSet(this.ctx, ['options', name]) ? { value: this.options[name] } : undefined;
+		const set =
+			isSet(this.ctx, ['options', name]) ||
+			(typeof this.ctx.getNode().parameters.options === 'string' &&
+				Object.hasOwn(this.options, name));
+		return set ? { value: this.options[name] } : undefined;
 	}
 
 	number(name: string, field: string, rule: NumberRule): number {
