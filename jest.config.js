@@ -11,5 +11,7 @@ module.exports = {
 	// Sources run by Node's type stripping import siblings as './x.ts'; compiled for jest they become './x.js'.
 	moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	// Fails a file that starts with Node's http module still patched by an earlier file's HTTP mock.
+	setupFilesAfterEnv: ['<rootDir>/test/setup-shared-http.ts'],
 	testTimeout: 30000,
 };

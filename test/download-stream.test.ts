@@ -48,6 +48,10 @@ const HELD_BACK = 8 * CHUNK;
  * Sends all but the last 8 MB of a 48 MB PNG-headed body, then waits until at least 32 MB of it
  * are on disk before it sends the rest. A client that buffers the body before storing it never
  * writes anything until the end, so the server gives up waiting and says so.
+ *
+ * The file is sent once. A download that broke off would be tried again by the node, and a retry
+ * that succeeds would hide the break: a second request is answered at once with an error that
+ * says so, and the node's error then names it.
  */
 function imageServer(): Promise<{
 	url: string;
@@ -60,8 +64,10 @@ function imageServer(): Promise<{
 	const chunk = Buffer.alloc(CHUNK, 0x5a);
 	const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 	let url = '';
+	let requestsForTheFile = 0;
 	const server = http.createServer((request, response) => {
-		// The API itself, so the test needs no HTTP mock on the wire (mocks re-wrap the socket).
+		// The API itself, so the test needs no HTTP mock on the wire (mocks re-wrap the socket and
+		// drop backpressure: see test/setup-shared-http.ts).
 		request.resume();
 		if (request.url?.startsWith('/api/v1/photoEnhancer/generate')) {
 			response.end('{"code":0,"message":"success","data":71}');
@@ -73,6 +79,11 @@ function imageServer(): Promise<{
 			response.end(
 				`{"code":0,"message":"success","data":{"id":71,${JSON.stringify(task).slice(1)}}`,
 			);
+			return;
+		}
+		if (++requestsForTheFile > 1) {
+			response.writeHead(410, { 'content-type': 'text/plain' });
+			response.end('asked for again: the first download of this file broke off');
 			return;
 		}
 		response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(SIZE) });
@@ -237,6 +248,7 @@ test("a small result, already fully received, reaches a consumer that reads with
 		},
 	};
 	const { downloadResultFile } = await import('../nodes/shared/results/download');
+	let giveUp: NodeJS.Timeout | undefined;
 	try {
 		const binary = await Promise.race([
 			downloadResultFile(ctx as never, '73', url, {
@@ -244,9 +256,9 @@ test("a small result, already fully received, reaches a consumer that reads with
 				timeoutMs: 120_000,
 				accept: 'image',
 			}),
-			new Promise<never>((_resolve, reject) =>
-				setTimeout(() => reject(new Error('the download never ended')), 5000),
-			),
+			new Promise<never>((_resolve, reject) => {
+				giveUp = setTimeout(() => reject(new Error('the download never ended')), 5000);
+			}),
 		]);
 		expect(binary).toEqual({
 			data: png.toString('base64'),
@@ -254,6 +266,7 @@ test("a small result, already fully received, reaches a consumer that reads with
 			mimeType: 'image/png',
 		});
 	} finally {
+		clearTimeout(giveUp);
 		server.close();
 	}
 });

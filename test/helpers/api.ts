@@ -10,6 +10,11 @@ import { clock as nodeClock } from '../../nodes/shared/basics/clock';
 import { parseJsonKeepingLongs } from '../../nodes/shared/basics/long-ids';
 import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 
+// Importing nock patches Node's own http and https modules, which every test file that jest runs
+// in the same process shares. Whichever file brings it in (even for a constant from here) gives
+// the modules back when it ends, or the next files' requests go through nock's socket wrapper.
+afterAll(() => nock.restore());
+
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
 export const API_KEY = String(TEST_CREDENTIALS.apiKey);
 export const BIG_ID = '1839201938475628544'; // > 2^53: JSON.parse would make it ...8500
