@@ -249,6 +249,11 @@ class LocalService implements ServiceContext {
 		this.server = http.createServer((request, response) => {
 			void this.handle(request, response);
 		});
+		// An idle connection is closed by its client first, as behind the load balancers real APIs
+		// sit behind (60 s and more there): Node's 5 s default let a client that reused a connection
+		// just as the server closed it read ECONNRESET on a busy machine.
+		this.server.keepAliveTimeout = 65_000;
+		this.server.headersTimeout = 66_000;
 		this.server.on('connection', (socket: Socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
