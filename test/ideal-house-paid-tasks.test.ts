@@ -223,19 +223,24 @@ describe('a model type emptied by an expression', () => {
 
 describe('Get Result prices only what the stored input says', () => {
 	test.each([
-		[{ modelType: 'Pro' }, 10],
-		[{ modelType: 'Flash' }, 1],
-		[{}, null],
-		[{ modelType: '' }, null],
-	])('a Magic Editor task with stored input %j costs %p', async (input, credits) => {
+		['magicEditor', { modelType: 'Pro' }, 10],
+		['magicEditor', { modelType: 'Flash' }, 1],
+		['magicEditor', {}, null],
+		['magicEditor', { modelType: '' }, null],
+		['landscaping', { modelType: 'Flash' }, 1],
+		['landscaping', { modelType: 'Pro' }, 10],
+		// The stored input need not repeat the model type: then the price is not known.
+		['landscaping', {}, null],
+		['landscaping', { modelType: 'constructor' }, null],
+	])('a %s task with stored input %j costs %p', async (resource, input, credits) => {
 		api()
-			.get(paths('magicEditor').result)
+			.get(paths(resource).result)
 			.query({ taskId: '64' })
 			.reply(200, taskResponse('64', { input: { imageUrl: PHOTO, ...input } }));
 
 		const { items } = await runNode({
 			node: 'idealHouse',
-			parameters: { resource: 'magicEditor', operation: 'getResult', taskId: '64' },
+			parameters: { resource, operation: 'getResult', taskId: '64' },
 		});
 
 		expect(items[0].json.creditsCharged).toBe(credits);

@@ -179,16 +179,6 @@ describe('Object Remover: results and errors', () => {
 		});
 	});
 
-	test('a Failed task says its credit was refunded', async () => {
-		answerCreateAndPoll('24', 'Failed');
-
-		const { error } = await runNode({ node: 'objectRemover', parameters: remove() });
-
-		expect(error?.message).toBe(
-			'Ideal House Object Remover task 24 failed. Its 1 credit was refunded automatically',
-		);
-	});
-
 	test.each([
 		[
 			1011,
@@ -297,10 +287,16 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 			'Image URL must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]',
 		],
 		[
+			'a relative image URL',
+			{ emptyType: 'whole_house', imageUrl: '/samples/living-room.png' },
+			'Image URL must be an absolute http(s) URL (got "/samples/living-room.png") [item 0]',
+		],
+		[
 			'an empty mask URL',
 			{ maskSource: 'url', maskUrl: '={{ $json.mask }}' },
 			'Mask URL is empty [item 0]',
 		],
+		['a blank mask URL', { maskSource: 'url', maskUrl: '   ' }, 'Mask URL is empty [item 0]'],
 		[
 			'an empty base64 mask',
 			{ maskSource: 'base64', maskBase64: ' ' },

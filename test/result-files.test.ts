@@ -13,7 +13,16 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { limits } from '../nodes/shared/basics/limits';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, TINY_PNG, api, created, resetWire, taskResponse } from './helpers/api';
+import {
+	API_KEY,
+	BIG_ID,
+	TINY_PNG,
+	api,
+	created,
+	pathsOf,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
 import { startServer, type LocalServer } from './helpers/local-server';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
@@ -453,6 +462,8 @@ describe('a result list', () => {
 		const { items, error } = await getResult();
 
 		expect(error).toBeUndefined();
+		// A list with no resultUrl beside it (the older House Plan page): the JSON keeps it as sent.
+		expect(items[0].json.output).toEqual({ resultList: urls, width: 1920, height: 1080 });
 		expect(Object.keys(items[0].binary ?? {})).toEqual([
 			'data',
 			...Array.from({ length: 19 }, (_key, index) => `data_${index + 1}`),
@@ -508,6 +519,58 @@ describe('a result list', () => {
 			data_1: pngFile('61-2.png', 2),
 		});
 		expect(items[0].json.resultFilesSkipped).toBeUndefined();
+	});
+
+	test('a list holding only the resultUrl (the newer House Plan page): one file, downloaded once', async () => {
+		const single = {
+			resultUrl: `${CDN}/results/61-1.png`,
+			width: 1920,
+			height: 1080,
+			resultList: [`${CDN}/results/61-1.png`],
+		};
+		listed(single);
+		const cdn = nock(CDN).get('/results/61-1.png').once().reply(200, png(1));
+
+		const { items, error } = await getResult();
+
+		expect(error).toBeUndefined();
+		expect(cdn.isDone()).toBe(true);
+		expect(items[0].json.output).toEqual(single);
+		expect(attached(items[0])).toEqual({ data: pngFile('61-1.png', 1) });
+	});
+
+	test('in the field the user named, from Get Result of another listed API priced by its stored input', async () => {
+		const urls = [1, 2, 3].map((n) => `${CDN}/results/61-${n}.png`);
+		api()
+			.get(pathsOf('planVisualizer').result)
+			.query({ taskId: '61' })
+			.reply(
+				200,
+				taskResponse('61', {
+					output: { resultUrl: urls[0], width: 1920, height: 1080, resultList: urls },
+					input: { imageUrl: PHOTO, modelType: 'Pro' },
+				}),
+			);
+		const cdn = nock(CDN);
+		[1, 2, 3].forEach((n) => cdn.get(`/results/61-${n}.png`).reply(200, png(n)));
+
+		const { items, error } = await runNode({
+			node: 'idealHouse',
+			parameters: {
+				resource: 'planVisualizer',
+				operation: 'getResult',
+				taskId: '61',
+				options: { downloadResult: true, binaryPropertyName: 'plan' },
+			},
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.creditsCharged).toBe(10);
+		expect(attached(items[0])).toEqual({
+			plan: pngFile('61-1.png', 1),
+			plan_1: pngFile('61-2.png', 2),
+			plan_2: pngFile('61-3.png', 3),
+		});
 	});
 
 	test('a single URL as the list is read', async () => {

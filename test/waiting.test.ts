@@ -25,21 +25,6 @@ import { runStoppedInWait } from './helpers/run';
 eachTestOnAFreshWire();
 
 describe('waiting ends in a verdict', () => {
-	test('a Failed task is an item error saying the credits were refunded', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { status: 'Failed' }));
-
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
-
-		expect(error?.message).toBe(
-			`Ideal House Photo Enhancer task ${BIG_ID} failed. Its 10 credits were refunded automatically`,
-		);
-	});
-
 	test('a timeout fails the item with the task id, so the paid task can be fetched later', async () => {
 		const scope = api().post(PE.create).reply(200, created(BIG_ID));
 		scope
@@ -215,49 +200,6 @@ describe('a status the node does not know', () => {
 });
 
 describe('what a task cost, and timeouts', () => {
-	test('a Failed task is not a success: nothing on the success output', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('67'))
-			.get(OR.result)
-			.query(true)
-			.reply(200, taskResponse('67', { status: 'Failed' }));
-
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			onError: 'continueErrorOutput',
-		});
-
-		expect(items).toEqual([]);
-	});
-
-	test('on the error output too, a Failed task keeps its id, cost 0 and link', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('68'))
-			.get(OR.result)
-			.query(true)
-			.reply(200, taskResponse('68', { status: 'Failed' }));
-
-		const { errorItems } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			onError: 'continueErrorOutput',
-		});
-
-		expect(errorItems).toHaveLength(1);
-		expect(errorItems[0].json).toEqual({
-			error: 'Ideal House Object Remover task 68 failed. Its 1 credit was refunded automatically',
-			details: {
-				id: '68',
-				creditsCharged: 0,
-				description: expect.stringContaining('could not process this image'),
-			},
-		});
-		expect(errorItems[0].pairedItem).toEqual({ item: 0 });
-	});
-
 	test('a timed-out item that fails still says which task was paid for', async () => {
 		const scope = api().post(PE.create).reply(200, created('69'));
 		scope

@@ -87,11 +87,6 @@ export function pngSize(bytes: Buffer): { width: number; height: number } {
 	return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** API requests the service received (samples, results and admin calls are not counted). */
-export function apiRequests(service: RunningService): number {
-	return service.stats().requests.total;
-}
-
 export function tasksOf(service: RunningService, apiKey = service.apiKey) {
 	return service.stats().tasks.filter((task) => task.apiKey === apiKey);
 }

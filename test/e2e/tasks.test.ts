@@ -155,30 +155,6 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		expect(service.stats().tasksCreated.total).toBe(1);
 		expect(service.balance(service.apiKey)).toBe(START_BALANCE - ENHANCED);
 	});
-
-	test('an expression that yields a list of URLs is sent as that list', async () => {
-		const brackets = ['bracket-1.png', 'bracket-2.png'].map((name) => sampleUrl(service, name));
-
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			credentials: credentialsFor(service),
-			parameters: {
-				operation: 'enhance',
-				imageUrl: '={{ $json.brackets }}',
-				presetId: 'hdr-merge-hdr-merge',
-				imageSize: '512',
-			},
-			items: [{ json: { brackets } }],
-		});
-
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({
-			status: 'Success',
-			input: { imageUrls: brackets },
-			output: { width: 512, height: 341 },
-		});
-		expect(items[0].binary).toBeUndefined();
-	});
 });
 
 async function remove(parameters: IDataObject, items?: INodeExecutionData[]) {

@@ -13,14 +13,17 @@ import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
 export const API_KEY = String(TEST_CREDENTIALS.apiKey);
 export const BIG_ID = '1839201938475628544'; // > 2^53: JSON.parse would make it ...8500
-export const PE = {
-	create: '/api/v1/photoEnhancer/generate',
-	result: '/api/v1/photoEnhancer/result',
-};
-export const OR = {
-	create: '/api/v1/objectRemover/generate',
-	result: '/api/v1/objectRemover/result',
-};
+/** Where an API's tasks are created and read. */
+export interface ApiPaths {
+	create: string;
+	result: string;
+}
+export const pathsOf = (name: string): ApiPaths => ({
+	create: `/api/v1/${name}/generate`,
+	result: `/api/v1/${name}/result`,
+});
+export const PE = pathsOf('photoEnhancer');
+export const OR = pathsOf('objectRemover');
 
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
@@ -66,6 +69,34 @@ export function taskResponse(id: string, fields: TaskFields = {}): string {
 		output,
 	};
 	return envelope(`{"id":${id},${JSON.stringify(task).slice(1)}`);
+}
+
+/** One answer to a status check: the task in that state, `times` times over (once if not given). */
+export type StatusAnswer = TaskFields & { times?: number };
+
+/**
+ * The service's side of one task: its create answered with `id`, then each status check of that
+ * id answered with the next of `states` in turn. With no state, the create alone is answered.
+ */
+export function serveTask(paths: ApiPaths, id: string, ...states: StatusAnswer[]): nock.Scope {
+	const scope = api().post(paths.create).reply(200, created(id));
+	for (const { times = 1, ...fields } of states) {
+		scope.get(paths.result).query({ taskId: id }).times(times).reply(200, taskResponse(id, fields));
+	}
+	return scope;
+}
+
+/** Every create of `paths` answered with the error `code` (and nothing else answered). */
+export function refuseCreates(
+	paths: ApiPaths,
+	code: number,
+	message: string,
+	times = 1,
+): nock.Scope {
+	return api()
+		.post(paths.create)
+		.times(times)
+		.reply(200, envelope('null', code, message));
 }
 
 export interface RecordedRequest {
