@@ -26,6 +26,7 @@ import {
 	recorded,
 	requestsTo,
 	resetWire,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { enhance } from './helpers/params';
@@ -99,7 +100,7 @@ describe('Credit Limit', () => {
 	});
 
 	test('the held-back items go to the error output, the created ones to the main output', async () => {
-		api().post(OR.create).reply(200, created('91'));
+		serveTask(OR, '91');
 
 		const { items, errorItems } = await runNode({
 			node: 'objectRemover',

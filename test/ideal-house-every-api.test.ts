@@ -13,6 +13,7 @@ import {
 	envelope,
 	quietAfterStop,
 	recorded,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import {
@@ -137,13 +138,7 @@ describe('the error output', () => {
 
 describe('Stop', () => {
 	test('while waiting for a task, the error names the task', async () => {
-		api()
-			.post(paths('homeDecor').create)
-			.reply(200, created(BIG_ID))
-			.get(paths('homeDecor').result)
-			.query({ taskId: BIG_ID })
-			.times(1000)
-			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
+		serveTask(paths('homeDecor'), BIG_ID, { status: 'Processing', percentage: 30, times: 1000 });
 
 		// Stop is pressed as the wait after the second status check begins.
 		const { error, items } = await runStoppedInWait(
@@ -163,13 +158,7 @@ describe('Stop', () => {
 	});
 
 	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {
-		api()
-			.post(paths('landscaping').create)
-			.reply(200, created('91'))
-			.get(paths('landscaping').result)
-			.query({ taskId: '91' })
-			.times(1000)
-			.reply(200, taskResponse('91', { status: 'Unprocessed', waitNumber: 3 }));
+		serveTask(paths('landscaping'), '91', { status: 'Unprocessed', waitNumber: 3, times: 1000 });
 
 		const { error, items, run } = await runStoppedInWait(
 			{
@@ -287,13 +276,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	);
 
 	test.each(EACH)('%s on Stop: the error names the task', async (resource, parameters, name) => {
-		api()
-			.post(paths(name).create)
-			.reply(200, created('103'))
-			.get(paths(name).result)
-			.query({ taskId: '103' })
-			.times(1000)
-			.reply(200, taskResponse('103', { status: 'Processing', percentage: 10 }));
+		serveTask(paths(name), '103', { status: 'Processing', percentage: 10, times: 1000 });
 
 		const { items, error } = await runStoppedInWait(
 			{ node: 'idealHouse', parameters: create(resource, parameters) },

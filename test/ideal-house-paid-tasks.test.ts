@@ -12,7 +12,16 @@ import * as downloadModule from '../nodes/shared/results/download';
 import * as outputModule from '../nodes/shared/results/output';
 import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
-import { TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+import {
+	TINY_PNG,
+	api,
+	created,
+	envelope,
+	recorded,
+	resetWire,
+	serveTask,
+	taskResponse,
+} from './helpers/api';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const CDN = 'https://cdn.ideal.house';
@@ -34,7 +43,7 @@ describe('names that every JavaScript object has', () => {
 	test.each(PROTOTYPE_NAMES)(
 		'Other API named %s is an API the node does not list: sent to its own path, id kept, price unknown',
 		async (name) => {
-			api().post(paths(name).create).reply(200, created('1839201938475628544'));
+			serveTask(paths(name), '1839201938475628544');
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
@@ -62,7 +71,7 @@ describe('names that every JavaScript object has', () => {
 	test.each(PROTOTYPE_NAMES)(
 		'a model type named %s, sent to a listed API by name, is priced as not known',
 		async (modelType) => {
-			api().post(paths('landscaping').create).reply(200, created('61'));
+			serveTask(paths('landscaping'), '61');
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
@@ -120,15 +129,9 @@ describe('names that every JavaScript object has', () => {
 
 describe('a result field named after what every object has', () => {
 	test.each(PROTOTYPE_NAMES)('the result is attached in a field named %s', async (property) => {
-		api()
-			.post(paths('virtualStaging').create)
-			.reply(200, created('66'))
-			.get(paths('virtualStaging').result)
-			.query({ taskId: '66' })
-			.reply(
-				200,
-				taskResponse('66', { output: { resultUrl: `${CDN}/r/66.png`, width: 1, height: 1 } }),
-			);
+		serveTask(paths('virtualStaging'), '66', {
+			output: { resultUrl: `${CDN}/r/66.png`, width: 1, height: 1 },
+		});
 		nock(CDN).get('/r/66.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 
 		const { items, error } = await runNode({
@@ -203,7 +206,7 @@ describe('a model type emptied by an expression', () => {
 	);
 
 	test('Landscaping, whose page names Base as the default, sends none and is priced at Base', async () => {
-		api().post(paths('landscaping').create).reply(200, created('63'));
+		serveTask(paths('landscaping'), '63');
 
 		const { items } = await runNode({
 			node: 'idealHouse',
@@ -331,7 +334,7 @@ describe('Extra Body Fields', () => {
 	});
 
 	test('a 64-bit integer goes out as a JSON number with every digit', async () => {
-		api().post(paths('virtualStaging').create).reply(200, created('65'));
+		serveTask(paths('virtualStaging'), '65');
 
 		const { error } = await runNode({
 			node: 'idealHouse',
@@ -422,15 +425,9 @@ describe('every way an item can end after its create keeps the task id and its p
 	const ID = '1839201938475628544';
 
 	function createdAndDone(resource = 'homeDecor'): void {
-		api()
-			.post(paths(resource).create)
-			.reply(200, created(ID))
-			.get(paths(resource).result)
-			.query({ taskId: ID })
-			.reply(
-				200,
-				taskResponse(ID, { output: { resultUrl: `${CDN}/r/1.png`, width: 1, height: 1 } }),
-			);
+		serveTask(paths(resource), ID, {
+			output: { resultUrl: `${CDN}/r/1.png`, width: 1, height: 1 },
+		});
 		nock(CDN).get('/r/1.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 	}
 
@@ -516,13 +513,7 @@ describe('every way an item can end after its create keeps the task id and its p
 	);
 
 	test('the wait runs out: the item names the task and its price', async () => {
-		api()
-			.post(paths('homeDecor').create)
-			.reply(200, created(ID))
-			.get(paths('homeDecor').result)
-			.query({ taskId: ID })
-			.times(10)
-			.reply(200, taskResponse(ID, { status: 'Processing', percentage: 30 }));
+		serveTask(paths('homeDecor'), ID, { status: 'Processing', percentage: 30, times: 10 });
 
 		const { items } = await runNode({
 			node: 'idealHouse',
@@ -538,12 +529,7 @@ describe('every way an item can end after its create keeps the task id and its p
 	});
 
 	test('the task ends Failed: the item names the task, refunded', async () => {
-		api()
-			.post(paths('homeDecor').create)
-			.reply(200, created(ID))
-			.get(paths('homeDecor').result)
-			.query({ taskId: ID })
-			.reply(200, taskResponse(ID, { status: 'Failed' }));
+		serveTask(paths('homeDecor'), ID, { status: 'Failed' });
 
 		const { items } = await runNode({
 			node: 'idealHouse',

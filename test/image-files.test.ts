@@ -9,7 +9,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { logLines, runNode, type NodeName } from '../dev/harness/engine';
 import { noisyPng } from '../service/png.ts';
-import { OR, PE, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { OR, PE, api, created, recorded, resetWire, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
 import { remove } from './helpers/params';
@@ -349,7 +349,7 @@ describe('a mask is checked as a photo is', () => {
 	test('stored by id and whole: streamed, and sent as the base64 of its bytes', async () => {
 		// About 300 kB of noise: several chunks, none of them a multiple of 3 bytes long.
 		const photoMask = noisyPng(400, 300, 300_000, 7);
-		api().post(OR.create).reply(200, created('91'));
+		serveTask(OR, '91');
 		api()
 			.get(OR.result)
 			.query({ taskId: '91' })

@@ -12,6 +12,7 @@ import {
 	envelope,
 	recorded,
 	resetWire,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { ROOM_PHOTO, remove } from './helpers/params';
@@ -29,24 +30,18 @@ beforeEach(resetWire);
 afterAll(() => nock.restore());
 
 function answerCreateAndPoll(id: string, finalStatus = 'Success') {
-	api()
-		.post(OR.create)
-		.reply(200, created(id))
-		.get(OR.result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: 'Unprocessed', waitNumber: 2 }))
-		.get(OR.result)
-		.query({ taskId: id })
-		.reply(
-			200,
-			taskResponse(id, {
-				status: finalStatus,
-				output:
-					finalStatus === 'Success'
-						? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
-						: null,
-			}),
-		);
+	serveTask(
+		OR,
+		id,
+		{ status: 'Unprocessed', waitNumber: 2 },
+		{
+			status: finalStatus,
+			output:
+				finalStatus === 'Success'
+					? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
+					: null,
+		},
+	);
 }
 
 describe('Object Remover: the request body per mode', () => {

@@ -22,6 +22,7 @@ import {
 	flushEventLoop,
 	recorded,
 	resetWire,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { jpegImage, pngImage } from './helpers/images';
@@ -522,7 +523,7 @@ describe('storage faults at each step of the upload', () => {
 
 describe('how long the object lives', () => {
 	test('without waiting, the object is kept and the item says where it is and until when', async () => {
-		api().post(OR.create).reply(200, created('50'));
+		serveTask(OR, '50');
 		const before = Date.now();
 
 		const { items } = await runNode({
@@ -592,13 +593,7 @@ describe('how long the object lives', () => {
 	});
 
 	test('Stop while the task runs: the object is deleted all the same', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('53'))
-			.get(OR.result)
-			.query(true)
-			.times(1000)
-			.reply(200, taskResponse('53', { status: 'Processing' }));
+		serveTask(OR, '53', { status: 'Processing', times: 1000 });
 		// Stop is pressed as the wait after the second status check begins.
 		const { error } = await runStoppedInWait(
 			{

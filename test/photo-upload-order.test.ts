@@ -7,7 +7,7 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+import { PE, api, created, envelope, recorded, resetWire, serveTask } from './helpers/api';
 import { startTestStorage, type TestStorage } from './helpers/s3-storage';
 
 const PHOTO = gradientPng(320, 240, [40, 90, 160], [240, 200, 120]);
@@ -188,13 +188,7 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task still queued: the object is kept for it', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('90'))
-			.get(PE.result)
-			.query(true)
-			.times(100)
-			.reply(200, taskResponse('90', { status: 'Unprocessed', waitNumber: 40 }));
+		serveTask(PE, '90', { status: 'Unprocessed', waitNumber: 40, times: 100 });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -213,12 +207,7 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task that finished: the object is deleted', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('91'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('91'));
+		serveTask(PE, '91', { status: 'Success' });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -236,12 +225,7 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('waiting with On Timeout = Fail the Item: the link lasts the Timeout plus 5 minutes', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('92'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('92'));
+		serveTask(PE, '92', { status: 'Success' });
 
 		await runNode({
 			node: 'photoEnhancer',

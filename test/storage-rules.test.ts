@@ -11,7 +11,7 @@ import { logLines, runNode } from '../dev/harness/engine';
 import { bucketNameProblem } from '../nodes/shared/storage/bucket-names';
 import { bucketUrl, objectUrl, storageSettings } from '../nodes/shared/storage/settings';
 import { storageLimits } from '../nodes/shared/storage/storage-requests';
-import { OR, TINY_PNG, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { OR, TINY_PNG, recorded, resetWire, serveTask } from './helpers/api';
 import {
 	STORAGE_KEY_ID,
 	STORAGE_REGION,
@@ -66,12 +66,7 @@ const photoItem = () => ({
 const creates = () => recorded.filter((request) => request.method === 'POST');
 
 function answerTask(id: string) {
-	api()
-		.post(OR.create)
-		.reply(200, created(id))
-		.get(OR.result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: 'Success' }));
+	serveTask(OR, id, { status: 'Success' });
 }
 
 /** A credential for a storage this machine cannot reach: nock answers for it. */

@@ -19,11 +19,10 @@ import {
 	OR,
 	PE,
 	api,
-	created,
 	envelope,
 	recorded,
 	resetWire,
-	taskResponse,
+	serveTask,
 } from './helpers/api';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
@@ -56,12 +55,7 @@ describe('tool variants', () => {
 	});
 
 	test('a finished task comes back as compact JSON, with no binary', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } }));
+		serveTask(PE, BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } });
 
 		const { items, error } = await runNode({ node: photoTool, parameters: enhance() });
 
@@ -82,12 +76,7 @@ describe('tool variants', () => {
 	});
 
 	test('a preset name from the model is sent as its id', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, { status: 'Success' });
 
 		const { error } = await runNode({
 			node: photoTool,
@@ -157,17 +146,9 @@ describe('tool variants', () => {
 	});
 
 	test('Object Remover as a tool: compact JSON of the emptied room', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('77'))
-			.get(OR.result)
-			.query({ taskId: '77' })
-			.reply(
-				200,
-				taskResponse('77', {
-					output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 },
-				}),
-			);
+		serveTask(OR, '77', {
+			output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 },
+		});
 
 		const { items, error } = await runNode({
 			node: removerTool,

@@ -16,6 +16,7 @@ import {
 	quietAfterStop,
 	recorded,
 	requestsTo,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -136,15 +137,7 @@ describe('options are checked before the create, and no option floods the servic
 	});
 
 	test('a Poll Interval below the floor polls every 3 s', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('3'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('3', { status: 'Processing' }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('3'));
+		serveTask(PE, '3', { status: 'Processing' }, { status: 'Success' });
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -182,13 +175,7 @@ describe('a status the node does not know', () => {
 	test.each(['Canceled', 'success'])(
 		'an unknown status (%s) ends the wait after a short grace',
 		async (status) => {
-			api()
-				.post(PE.create)
-				.reply(200, created('12'))
-				.get(PE.result)
-				.query(true)
-				.times(50)
-				.reply(200, taskResponse('12', { status }));
+			serveTask(PE, '12', { status, times: 50 });
 
 			const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
