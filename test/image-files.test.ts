@@ -7,34 +7,22 @@
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { logLines, runNode, type NodeName } from '../dev/harness/engine';
+import { runNode, type NodeName } from '../dev/harness/engine';
 import { noisyPng } from '../service/png.ts';
-import { OR, PE, api, created, recorded, resetWire, serveTask, taskResponse } from './helpers/api';
+import { OR, PE, api, created, recorded, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
 import { remove } from './helpers/params';
-import { startTestStorage, type TestStorage } from './helpers/s3-storage';
+import type { TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 
 const files = filesystemBinaryData();
 let storage: TestStorage;
 
-beforeAll(async () => {
-	await files.init();
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	files.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-	files.resetReads();
-	logLines.length = 0;
-});
+beforeAll(async () => await files.init());
+afterAll(() => files.close());
+eachTestWithStorage((started) => (storage = started));
+beforeEach(() => files.resetReads());
 
 const VS = { create: '/api/v1/virtualStaging/generate', result: '/api/v1/virtualStaging/result' };
 const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };

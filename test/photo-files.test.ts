@@ -27,12 +27,8 @@ import {
 } from './helpers/api';
 import { jpegImage, pngImage } from './helpers/images';
 import { runStoppedInWait, settles, startRun } from './helpers/run';
-import {
-	STORAGE_REGION,
-	STORAGE_SECRET,
-	startTestStorage,
-	type TestStorage,
-} from './helpers/s3-storage';
+import { STORAGE_REGION, STORAGE_SECRET, type TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 import { verifySigV4 } from './helpers/sigv4-verifier';
 
 const JPEG = jpegImage(640, 480);
@@ -41,21 +37,7 @@ const VS_CREATE = '/api/v1/virtualStaging/generate';
 const VS_RESULT = '/api/v1/virtualStaging/result';
 
 let storage: TestStorage;
-
-beforeAll(async () => {
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-	logLines.length = 0;
-});
+eachTestWithStorage((started) => (storage = started));
 
 function fileItem(files: Record<string, Buffer>, json = {}) {
 	return {

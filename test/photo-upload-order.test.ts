@@ -7,27 +7,15 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, api, created, envelope, recorded, resetWire, serveTask } from './helpers/api';
-import { startTestStorage, type TestStorage } from './helpers/s3-storage';
+import { PE, api, created, envelope, recorded, serveTask } from './helpers/api';
+import type { TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 
 const PHOTO = gradientPng(320, 240, [40, 90, 160], [240, 200, 120]);
 const DAY_SECONDS = 24 * 60 * 60;
 
 let storage: TestStorage;
-
-beforeAll(async () => {
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-});
+eachTestWithStorage((started) => (storage = started));
 
 const photoItems = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
