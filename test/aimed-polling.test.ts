@@ -1,11 +1,9 @@
-import nock from 'nock';
-
 import { runNode } from '../dev/harness/engine';
-import { PE, clock, requestsTo, resetWire, serveTask } from './helpers/api';
+import { PE, clock, requestsTo, serveTask } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('polls go where the results are', () => {
 	test('a task 40 % done after 4 s is polled once more, just after its predicted finish', async () => {

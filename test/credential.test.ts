@@ -12,14 +12,13 @@ import {
 	created,
 	envelope,
 	recorded,
-	resetWire,
 	serveTask,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance, remove } from './helpers/params';
 import { answerAnyRequest } from './helpers/refusals';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('the Ideal House API credential', () => {
 	test('declares the fields of the contract', () => {

@@ -25,10 +25,10 @@ import {
 	envelope,
 	recorded,
 	requestsTo,
-	resetWire,
 	serveTask,
 	taskResponse,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
@@ -69,8 +69,7 @@ const limitError = (limit: number, spent: number, cost: number, item: number) =>
 const LIMIT_ADVICE =
 	'Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise Credit Limit under Options, or run this item in a later execution.';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('Credit Limit', () => {
 	test('a create that would pass it is an item error naming the limit and the spend; nothing is sent for it', async () => {

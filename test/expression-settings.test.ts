@@ -4,15 +4,14 @@
  * every other setting that decides what is sent or spent read it by one rule: a value that cannot
  * be read is an item error with nothing sent; never "no limit", never "off".
  */
-import nock from 'nock';
 
 import { readNumber, readSwitch } from '../nodes/shared/item/settings';
 import { runNode } from '../dev/harness/engine';
 import { PE, api, created, recorded, requestsTo, resetWire, taskResponse } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('the reading rule, value by value', () => {
 	test.each([

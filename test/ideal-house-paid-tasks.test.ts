@@ -12,16 +12,8 @@ import * as downloadModule from '../nodes/shared/results/download';
 import * as outputModule from '../nodes/shared/results/output';
 import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
-import {
-	TINY_PNG,
-	api,
-	created,
-	envelope,
-	recorded,
-	resetWire,
-	serveTask,
-	taskResponse,
-} from './helpers/api';
+import { TINY_PNG, api, created, envelope, recorded, serveTask, taskResponse } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const CDN = 'https://cdn.ideal.house';
@@ -35,9 +27,8 @@ const paths = (name: string) => ({
 
 const posts = () => recorded.filter((request) => request.method === 'POST');
 
-beforeEach(() => resetWire());
+eachTestOnAFreshWire();
 afterEach(() => jest.restoreAllMocks());
-afterAll(() => nock.restore());
 
 describe('names that every JavaScript object has', () => {
 	test.each(PROTOTYPE_NAMES)(

@@ -7,12 +7,12 @@ import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { API_KEY, BASE, api, envelope, recorded, resetWire } from './helpers/api';
+import { API_KEY, BASE, api, envelope, recorded } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { SERVICE_DEFAULT, loadOptions } from './helpers/editor';
 import { CDN } from './helpers/ideal-house';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('option lists loaded in the editor', () => {
 	const STYLES = '/api/v1/style/change_furniture/getStyles';

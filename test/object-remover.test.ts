@@ -1,5 +1,3 @@
-import nock from 'nock';
-
 import { runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
@@ -11,10 +9,10 @@ import {
 	created,
 	envelope,
 	recorded,
-	resetWire,
 	serveTask,
 	taskResponse,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { ROOM_PHOTO, remove } from './helpers/params';
 import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
@@ -26,8 +24,7 @@ const pngItem = (property = 'data') => ({
 	},
 });
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 function answerCreateAndPoll(id: string, finalStatus = 'Success') {
 	serveTask(

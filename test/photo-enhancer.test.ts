@@ -14,11 +14,11 @@ import {
 	serveTask,
 	taskResponse,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('Photo Enhancer: enhance and wait', () => {
 	test('sends the create request the spec describes and emits the finished task', async () => {

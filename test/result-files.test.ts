@@ -13,59 +13,15 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { limits } from '../nodes/shared/basics/limits';
 import { runNode } from '../dev/harness/engine';
-import {
-	API_KEY,
-	BIG_ID,
-	TINY_PNG,
-	api,
-	created,
-	pathsOf,
-	resetWire,
-	taskResponse,
-} from './helpers/api';
-import { startServer, type LocalServer } from './helpers/local-server';
+import { API_KEY, BIG_ID, TINY_PNG, api, created, pathsOf, taskResponse } from './helpers/api';
+import type { LocalServer } from './helpers/local-server';
+import { eachTestOnAFreshWire } from './helpers/journey';
+import { glb, zipOf } from './helpers/model-files';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const CDN = 'https://cdn.ideal.house';
 
-const defaultLimits = { ...limits };
-const servers: LocalServer[] = [];
-
-beforeEach(() => {
-	resetWire();
-	Object.assign(limits, defaultLimits);
-});
-afterEach(async () => {
-	for (const running of servers.splice(0)) await running.close();
-});
-afterAll(() => nock.restore());
-
-/** A small binary glTF: the 12-byte header, then a JSON chunk. */
-function glb(): Buffer {
-	const json = Buffer.from('{"asset":{"version":"2.0"}}  ');
-	const header = Buffer.alloc(20);
-	header.write('glTF', 0, 'latin1');
-	header.writeUInt32LE(2, 4);
-	header.writeUInt32LE(20 + json.length, 8);
-	header.writeUInt32LE(json.length, 12);
-	header.write('JSON', 16, 'latin1');
-	return Buffer.concat([header, json]);
-}
-
-/** A ZIP of stored entries: each a local file header, its name, then its bytes. */
-function zipOf(entries: Array<[string, string]>): Buffer {
-	return Buffer.concat(
-		entries.flatMap(([name, content]) => {
-			const header = Buffer.alloc(30);
-			header.write('PK\x03\x04', 0, 'latin1');
-			header.writeUInt16LE(20, 4);
-			header.writeUInt32LE(Buffer.byteLength(content), 18);
-			header.writeUInt32LE(Buffer.byteLength(content), 22);
-			header.writeUInt16LE(Buffer.byteLength(name), 26);
-			return [header, Buffer.from(name, 'latin1'), Buffer.from(content, 'latin1')];
-		}),
-	);
-}
+const journey = eachTestOnAFreshWire();
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), Buffer.alloc(40, 3)]);
 
@@ -91,7 +47,7 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		pieces: number[],
 		name: string,
 	): Promise<LocalServer> {
-		const service = await startServer((req, res) => {
+		const service = await journey.server((req, res) => {
 			if (req.url?.startsWith(`/api/v1/${resource}/generate`)) {
 				res.end(created(BIG_ID));
 				return;
@@ -103,7 +59,6 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 			}
 			void trickle(res, file, pieces);
 		});
-		servers.push(service);
 		return service;
 	}
 

@@ -13,25 +13,15 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/item/credit-limit';
 import { runNode } from '../dev/harness/engine';
-import {
-	API_KEY,
-	BIG_ID,
-	OR,
-	PE,
-	api,
-	envelope,
-	recorded,
-	resetWire,
-	serveTask,
-} from './helpers/api';
+import { API_KEY, BIG_ID, OR, PE, api, envelope, recorded, serveTask } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
 
 const photoTool = asTool(new PhotoEnhancer());
 const removerTool = asTool(new ObjectRemover());
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('tool variants', () => {
 	test('the tool description is a field of the tool variant only, with a default a model can use', () => {
