@@ -24,6 +24,7 @@ import {
 	created,
 	envelope,
 	recorded,
+	refuseCreates,
 	requestsTo,
 	serveTask,
 	taskResponse,
@@ -548,9 +549,7 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 		'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.';
 
 	test('at one request a second, the items waiting their turn are not sent, each with the 9051 error', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',

@@ -29,6 +29,7 @@ import {
 	created,
 	envelope,
 	recorded,
+	refuseCreates,
 	requestsTo,
 	taskResponse,
 } from './helpers/api';
@@ -96,10 +97,7 @@ describe('error envelopes become errors that say what to do', () => {
 	test.each(cases)(
 		'code %i on HTTP 200',
 		async (code, message, expectedMessage, expectedAction) => {
-			api()
-				.post(PE.create)
-				.times(5)
-				.reply(200, envelope('null', code, message));
+			refuseCreates(PE, code, message, 5);
 
 			const { error, items, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 

@@ -13,17 +13,11 @@ import * as outputModule from '../nodes/shared/results/output';
 import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
 import { TINY_PNG, api, created, envelope, recorded, serveTask, taskResponse } from './helpers/api';
+import { CDN, PHOTO, create, custom, paths } from './helpers/ideal-house';
 import { eachTestOnAFreshWire } from './helpers/journey';
 
-const PHOTO = 'https://photos.example.com/listing/room.jpg';
-const CDN = 'https://cdn.ideal.house';
 /** The names every object has through its prototype, which a table must never answer to. */
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
-
-const paths = (name: string) => ({
-	create: `/api/v1/${name}/generate`,
-	result: `/api/v1/${name}/result`,
-});
 
 const posts = () => recorded.filter((request) => request.method === 'POST');
 
@@ -38,13 +32,7 @@ describe('names that every JavaScript object has', () => {
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'custom',
-					operation: 'create',
-					apiName: name,
-					extraBody: `{"imageUrl": "${PHOTO}"}`,
-					waitForCompletion: false,
-				},
+				parameters: custom(name, `{"imageUrl": "${PHOTO}"}`, { waitForCompletion: false }),
 			});
 
 			expect(error).toBeUndefined();
@@ -66,13 +54,9 @@ describe('names that every JavaScript object has', () => {
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'custom',
-					operation: 'create',
-					apiName: 'landscaping',
-					extraBody: JSON.stringify({ imageUrl: PHOTO, modelType }),
+				parameters: custom('landscaping', JSON.stringify({ imageUrl: PHOTO, modelType }), {
 					waitForCompletion: false,
-				},
+				}),
 			});
 
 			expect(error).toBeUndefined();
@@ -104,12 +88,7 @@ describe('names that every JavaScript object has', () => {
 		async (modelType) => {
 			const { error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'landscaping',
-					operation: 'create',
-					imageUrl: PHOTO,
-					modelType,
-				},
+				parameters: create('landscaping', { modelType }),
 			});
 
 			expect(error?.message).toMatch(/^Model Type must be one of Flash, Base, Pro/);
@@ -127,12 +106,9 @@ describe('a result field named after what every object has', () => {
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
+			parameters: create('virtualStaging', {
 				options: { downloadResult: true, binaryPropertyName: property },
-			},
+			}),
 		});
 
 		expect(error).toBeUndefined();
@@ -143,12 +119,9 @@ describe('a result field named after what every object has', () => {
 	test('__proto__, which would replace the item rather than name a field, is refused before anything is sent', async () => {
 		const { error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
+			parameters: create('virtualStaging', {
 				options: { downloadResult: true, binaryPropertyName: '__proto__' },
-			},
+			}),
 		});
 
 		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
@@ -201,13 +174,7 @@ describe('a model type emptied by an expression', () => {
 
 		const { items } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'landscaping',
-				operation: 'create',
-				imageUrl: PHOTO,
-				modelType: '={{ "" }}',
-				waitForCompletion: false,
-			},
+			parameters: create('landscaping', { modelType: '={{ "" }}', waitForCompletion: false }),
 		});
 
 		expect(posts().map((request) => request.body)).toEqual([{ imageUrl: PHOTO }]);
@@ -310,12 +277,7 @@ describe('Extra Body Fields', () => {
 	test('a model type sent by name to a listed API with one price is refused', async () => {
 		const { error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'custom',
-				operation: 'create',
-				apiName: 'photoEnhancer',
-				extraBody: `{"imageUrl":"${PHOTO}","modelType":"Pro"}`,
-			},
+			parameters: custom('photoEnhancer', `{"imageUrl":"${PHOTO}","modelType":"Pro"}`),
 		});
 
 		expect(error?.message).toBe(
@@ -374,7 +336,7 @@ describe('a create answered with an HTTP error whose body names a task', () => {
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: { resource: 'virtualStaging', operation: 'create', imageUrl: PHOTO },
+				parameters: create('virtualStaging'),
 			});
 
 			expect(error).toBeUndefined();
@@ -395,7 +357,7 @@ describe('a create answered with an HTTP error whose body names a task', () => {
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
-			parameters: { resource: 'virtualStaging', operation: 'create', imageUrl: PHOTO },
+			parameters: create('virtualStaging'),
 			onError: 'continueRegularOutput',
 		});
 
@@ -422,13 +384,7 @@ describe('every way an item can end after its create keeps the task id and its p
 		nock(CDN).get('/r/1.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 	}
 
-	const decorate = {
-		resource: 'homeDecor',
-		operation: 'create',
-		imageUrl: PHOTO,
-		modelType: 'Pro',
-		options: { downloadResult: true },
-	};
+	const decorate = create('homeDecor', { modelType: 'Pro', options: { downloadResult: true } });
 
 	/** Each step after the create, made to fail in turn. */
 	const steps: Array<[string, () => void]> = [

@@ -23,6 +23,7 @@ import {
 	create,
 	answerTask,
 	answerCreate,
+	custom,
 	expectCreateThenPolls,
 } from './helpers/ideal-house';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -215,12 +216,10 @@ describe('the request body of every API', () => {
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'custom',
-				operation: 'create',
-				apiName: ` ${UNLISTED} `,
-				extraBody: `{"imageUrl": "${PHOTO}", "prompt": "Swap the rug", "taskNo": 18392019384756285441}`,
-			},
+			parameters: custom(
+				` ${UNLISTED} `,
+				`{"imageUrl": "${PHOTO}", "prompt": "Swap the rug", "taskNo": 18392019384756285441}`,
+			),
 		});
 
 		expect(error).toBeUndefined();
@@ -463,12 +462,7 @@ describe('inputs refused before anything is sent or charged', () => {
 		['blank', '   ', '   '],
 		['starting with a digit', '3dModel', '3dModel'],
 	])('custom: an API name %s', async (_case, apiName, shown) => {
-		const { error } = await refused({
-			resource: 'custom',
-			operation: 'create',
-			apiName,
-			extraBody: `{"imageUrl": "${PHOTO}"}`,
-		});
+		const { error } = await refused(custom(apiName, `{"imageUrl": "${PHOTO}"}`));
 
 		expect(error?.message).toBe(
 			`API Name must be the API's name as it appears in its path, letters and digits only (got ${JSON.stringify(shown)}) [item 0]`,
@@ -476,12 +470,7 @@ describe('inputs refused before anything is sent or charged', () => {
 	});
 
 	test('custom: a body that is not JSON is named by its own label', async () => {
-		const { error } = await refused({
-			resource: 'custom',
-			operation: 'create',
-			apiName: UNLISTED,
-			extraBody: '{"imageUrl": ',
-		});
+		const { error } = await refused(custom(UNLISTED, '{"imageUrl": '));
 
 		expect(error?.message).toMatch(/^Body \(JSON\) is not valid JSON \(.+\) \[item 0\]$/);
 	});
@@ -503,25 +492,20 @@ describe('what a task costs, by API and model type', () => {
 		answerCreate('homeDecor', '52');
 		answerCreate('landscaping', '53');
 		answerCreate(UNLISTED, '54');
-		const custom = (apiName: string, body: object) => ({
-			resource: 'custom',
-			operation: 'create',
-			apiName,
-			extraBody: JSON.stringify(body),
-			waitForCompletion: false,
-		});
+		const byName = (apiName: string, body: object) =>
+			custom(apiName, JSON.stringify(body), { waitForCompletion: false });
 
 		const decor = await runNode({
 			node: 'idealHouse',
-			parameters: custom('homeDecor', { imageUrl: PHOTO, modelType: 'Pro' }),
+			parameters: byName('homeDecor', { imageUrl: PHOTO, modelType: 'Pro' }),
 		});
 		const garden = await runNode({
 			node: 'idealHouse',
-			parameters: custom('landscaping', { imageUrl: PHOTO }),
+			parameters: byName('landscaping', { imageUrl: PHOTO }),
 		});
 		const other = await runNode({
 			node: 'idealHouse',
-			parameters: custom(UNLISTED, { imageUrl: PHOTO }),
+			parameters: byName(UNLISTED, { imageUrl: PHOTO }),
 		});
 
 		expect(recorded.map(({ path, body }) => ({ path, body }))).toEqual([
@@ -568,12 +552,7 @@ describe('what a task costs, by API and model type', () => {
 
 		const { error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'custom',
-				operation: 'create',
-				apiName: UNLISTED,
-				extraBody: `{"imageUrl": "${PHOTO}"}`,
-			},
+			parameters: custom(UNLISTED, `{"imageUrl": "${PHOTO}"}`),
 		});
 
 		expect(error?.message).toBe(

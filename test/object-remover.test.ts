@@ -7,8 +7,8 @@ import {
 	TINY_PNG,
 	api,
 	created,
-	envelope,
 	recorded,
+	refuseCreates,
 	serveTask,
 	taskResponse,
 } from './helpers/api';
@@ -179,9 +179,7 @@ describe('Object Remover: results and errors', () => {
 		],
 		[9051, 'COINS_NOT_ENOUGH', /9051 \(COINS_NOT_ENOUGH\)/],
 	])('error code %i is an item error with the service message', async (code, message, expected) => {
-		api()
-			.post(OR.create)
-			.reply(200, envelope('null', code, message));
+		refuseCreates(OR, code, message);
 
 		const { error, run } = await runNode({ node: 'objectRemover', parameters: remove() });
 

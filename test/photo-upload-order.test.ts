@@ -7,7 +7,7 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, api, created, envelope, recorded, serveTask } from './helpers/api';
+import { PE, api, created, recorded, refuseCreates, serveTask } from './helpers/api';
 import type { TestStorage } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 
@@ -94,9 +94,7 @@ describe('a photo leaves n8n only when its create may go', () => {
 	});
 
 	test('after a 9051, the items held back upload nothing', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',

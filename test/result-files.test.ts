@@ -13,13 +13,11 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { limits } from '../nodes/shared/basics/limits';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, TINY_PNG, api, created, pathsOf, taskResponse } from './helpers/api';
+import { API_KEY, BIG_ID, TINY_PNG, api, created, taskResponse } from './helpers/api';
 import type { LocalServer } from './helpers/local-server';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { glb, zipOf } from './helpers/model-files';
-
-const PHOTO = 'https://photos.example.com/listing/room.jpg';
-const CDN = 'https://cdn.ideal.house';
+import { CDN, PHOTO, create, paths } from './helpers/ideal-house';
 
 const journey = eachTestOnAFreshWire();
 
@@ -82,23 +80,31 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 	});
 
+	/** Runs `node` against a server that trickles `file` as the result of its task, downloaded. */
+	async function runTrickled(
+		node: 'photoEnhancer' | 'idealHouse',
+		parameters: Record<string, unknown>,
+		[file, pieces, name]: [Buffer, number[], string],
+	) {
+		const resource = node === 'idealHouse' ? String(parameters.resource) : node;
+		const service = await trickling(resource, file, pieces, name);
+		return await runNode({
+			node,
+			parameters: { ...parameters, options: { downloadResult: true } },
+			credentials: { apiKey: API_KEY, baseUrl: service.url },
+		});
+	}
+
 	test.each([
 		['a PNG in 2-byte pieces', TINY_PNG, [2], 'image/png', 'png'],
 		['a PNG in 4-byte pieces', TINY_PNG, [4], 'image/png', 'png'],
 		['a JPEG in 2-byte pieces', JPEG, [2], 'image/jpeg', 'jpg'],
 	])('Photo Enhancer: %s is attached whole', async (_name, file, pieces, mimeType, extension) => {
-		const service = await trickling('photoEnhancer', file, pieces, 'enhanced');
-
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			parameters: {
-				operation: 'enhance',
-				imageUrl: PHOTO,
-				presetId: 'exterior-enhancement-curb-appeal',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const { items, error } = await runTrickled(
+			'photoEnhancer',
+			{ operation: 'enhance', imageUrl: PHOTO, presetId: 'exterior-enhancement-curb-appeal' },
+			[file, pieces, 'enhanced'],
+		);
 
 		expect(error).toBeUndefined();
 		expect(attached(items[0])).toEqual({
@@ -113,85 +119,42 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		});
 	});
 
-	test('Ideal House AI, AI 3D: a GLB in 1- and 2-byte pieces is attached as a GLB', async () => {
-		const service = await trickling('ai3d', glb(), [1, 2], 'chair.glb');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'ai3d',
-				operation: 'create',
-				prompt: 'a chair',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: BIG_ID, status: 'Success', creditsCharged: 20 });
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'model/gltf-binary',
-				fileExtension: 'glb',
-				fileName: 'chair.glb',
-				fileSize: `${glb().length} B`,
-				bytes: glb(),
-			},
-		});
-	});
-
-	test('Ideal House AI, Virtual Staging: a PNG in 2-byte pieces is attached', async () => {
-		const service = await trickling('virtualStaging', TINY_PNG, [2], 'staged.png');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'image/png',
-				fileType: 'image',
-				fileExtension: 'png',
-				fileName: 'staged.png',
-				fileSize: `${TINY_PNG.length} B`,
-				bytes: TINY_PNG,
-			},
-		});
-	});
-
-	test('Ideal House AI, AI 3D: a USDZ whose first entry name is split across reads is a USDZ', async () => {
-		const usdz = zipOf([['scene.usdc', 'PXR-USDC'.padEnd(64, '\0')]]);
-		// The header and part of the name, then the rest: a first read ends inside the name.
-		const service = await trickling('ai3d', usdz, [34, 3], 'room');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'ai3d',
-				operation: 'create',
-				prompt: 'a room',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
+	const usdz = zipOf([['scene.usdc', 'PXR-USDC'.padEnd(64, '\0')]]);
+	test.each<[string, Record<string, unknown>, [Buffer, number[], string], number, object]>([
+		[
+			'AI 3D: a GLB in 1- and 2-byte pieces is attached as a GLB',
+			{ resource: 'ai3d', operation: 'create', prompt: 'a chair' },
+			[glb(), [1, 2], 'chair.glb'],
+			20,
+			{ mimeType: 'model/gltf-binary', fileExtension: 'glb', fileName: 'chair.glb' },
+		],
+		[
+			'Virtual Staging: a PNG in 2-byte pieces is attached',
+			create('virtualStaging'),
+			[TINY_PNG, [2], 'staged.png'],
+			1,
+			{ mimeType: 'image/png', fileType: 'image', fileExtension: 'png', fileName: 'staged.png' },
+		],
+		[
+			// The header and part of the name, then the rest: a first read ends inside the name.
+			'AI 3D: a USDZ whose first entry name is split across reads is a USDZ',
+			{ resource: 'ai3d', operation: 'create', prompt: 'a room' },
+			[usdz, [34, 3], 'room'],
+			20,
+			{
 				mimeType: 'model/vnd.usdz+zip',
 				fileExtension: 'usdz',
 				fileName: `ideal-house-${BIG_ID}.usdz`,
-				fileSize: `${usdz.length} B`,
-				bytes: usdz,
 			},
+		],
+	])('Ideal House AI, %s', async (_name, parameters, served, credits, kind) => {
+		const { items, error } = await runTrickled('idealHouse', parameters, served);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: BIG_ID, status: 'Success', creditsCharged: credits });
+		const [file] = served;
+		expect(attached(items[0])).toEqual({
+			data: { ...kind, fileSize: `${file.length} B`, bytes: file },
 		});
 	});
 });
@@ -497,7 +460,7 @@ describe('a result list', () => {
 	test('in the field the user named, from Get Result of another listed API priced by its stored input', async () => {
 		const urls = [1, 2, 3].map((n) => `${CDN}/results/61-${n}.png`);
 		api()
-			.get(pathsOf('planVisualizer').result)
+			.get(paths('planVisualizer').result)
 			.query({ taskId: '61' })
 			.reply(
 				200,

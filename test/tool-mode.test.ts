@@ -13,7 +13,7 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/item/credit-limit';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, OR, PE, api, envelope, recorded, serveTask } from './helpers/api';
+import { API_KEY, BIG_ID, OR, PE, recorded, refuseCreates, serveTask } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
@@ -106,9 +106,7 @@ describe('tool variants', () => {
 	);
 
 	test('an error tells the model what to do in its message (9010: rephrase the prompt)', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		refuseCreates(PE, 9010, 'SCAN_TEXT_ERROR');
 
 		const { error, run } = await runNode({
 			node: photoTool,
@@ -122,9 +120,7 @@ describe('tool variants', () => {
 	});
 
 	test('as a plain node the error message stays as it was, the advice in the description', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		refuseCreates(PE, 9010, 'SCAN_TEXT_ERROR');
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',

@@ -15,6 +15,7 @@ import {
 	envelope,
 	quietAfterStop,
 	recorded,
+	refuseCreates,
 	requestsTo,
 	serveTask,
 	taskResponse,
@@ -304,9 +305,7 @@ describe("a created task's id is in n8n's log before the node waits for it", () 
 	});
 
 	test('a create that fails logs nothing', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		await runNode({
 			node: 'photoEnhancer',

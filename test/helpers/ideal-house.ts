@@ -34,6 +34,13 @@ export const create = (resource: string, parameters: Record<string, unknown> = {
 	...parameters,
 });
 
+/** Other API (Custom): a create of the API named, with the body given as its JSON text. */
+export const custom = (
+	apiName: string,
+	extraBody: string,
+	parameters: Record<string, unknown> = {},
+) => ({ resource: 'custom', operation: 'create', apiName, extraBody, ...parameters });
+
 /** The create answered with `id`, one Processing poll, then the final state. */
 export function answerTask(
 	name: string,
