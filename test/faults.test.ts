@@ -31,6 +31,7 @@ import {
 	recorded,
 	refuseCreates,
 	requestsTo,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
@@ -138,12 +139,7 @@ describe('error envelopes become errors that say what to do', () => {
 	});
 
 	test('an error while polling fails the item with the service message', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('31'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, envelope('null', 1011, 'taskId not found'));
+		serveTask(PE, '31', envelope('null', 1011, 'taskId not found'));
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -229,15 +225,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 		['a list', '[]'],
 		['a task without status', `{"id":${BIG_ID},"percentage":5}`],
 	])('(%s): the wait goes on and the item gets its task', async (_kind, data) => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, envelope(data))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, envelope(data), { status: 'Success' });
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -248,13 +236,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 	});
 
 	test('until the Timeout, and then the item still names its task', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query(true)
-			.times(100)
-			.reply(200, envelope('null'));
+		serveTask(PE, BIG_ID, ...Array<string>(100).fill(envelope('null')));
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -286,15 +268,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 
 describe('a status answer about another task is never taken for the task asked about', () => {
 	test('while waiting: the item keeps the id it created, and the right answer follows', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse('1839201938475628999'))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, taskResponse('1839201938475628999'), { status: 'Success' });
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -307,15 +281,7 @@ describe('a status answer about another task is never taken for the task asked a
 	});
 
 	test('a Failed verdict about another task does not fail this one', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('77', { status: 'Failed' }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, taskResponse('77', { status: 'Failed' }), { status: 'Success' });
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 

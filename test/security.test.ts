@@ -16,6 +16,7 @@ import {
 	realTime,
 	recorded,
 	refuseCreates,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -110,11 +111,10 @@ describe('what the server or the network says passes one redaction before anyone
 	});
 
 	test('a network error whose text carries the key', async () => {
+		serveTask(PE, '8');
 		api()
-			.post(PE.create)
-			.reply(200, created('8'))
 			.get(PE.result)
-			.query(true)
+			.query({ taskId: '8' })
 			.replyWithError(`proxy refused request with APIKEY ${API_KEY}`);
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });

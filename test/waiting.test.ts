@@ -28,12 +28,7 @@ eachTestOnAFreshWire();
 
 describe('waiting ends in a verdict', () => {
 	test('a timeout fails the item with the task id, so the paid task can be fetched later', async () => {
-		const scope = api().post(PE.create).reply(200, created(BIG_ID));
-		scope
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.times(100)
-			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
+		serveTask(PE, BIG_ID, { status: 'Processing', percentage: 30, times: 100 });
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -51,9 +46,8 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('passing faults while polling are retried until the task finishes', async () => {
+		serveTask(PE, '900');
 		api()
-			.post(PE.create)
-			.reply(200, created('900'))
 			.get(PE.result)
 			.query(true)
 			.reply(503, 'Service Unavailable')
@@ -84,12 +78,7 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('cancelling the execution stops the polling', async () => {
-		const scope = api().post(PE.create).reply(200, created('5'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(1000)
-			.reply(200, taskResponse('5', { status: 'Processing' }));
+		serveTask(PE, '5', { status: 'Processing', times: 1000 });
 
 		// Stop is pressed as the wait after the third status check begins.
 		const { error, items } = await runStoppedInWait(
@@ -189,12 +178,7 @@ describe('a status the node does not know', () => {
 
 describe('what a task cost, and timeouts', () => {
 	test('a timed-out item that fails still says which task was paid for', async () => {
-		const scope = api().post(PE.create).reply(200, created('69'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(10)
-			.reply(200, taskResponse('69', { status: 'Processing', percentage: 80 }));
+		serveTask(PE, '69', { status: 'Processing', percentage: 80, times: 10 });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -213,12 +197,7 @@ describe('what a task cost, and timeouts', () => {
 	});
 
 	test('On Timeout "Output the Last Status" emits the task as last seen, to finish later', async () => {
-		const scope = api().post(PE.create).reply(200, created('70'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(10)
-			.reply(200, taskResponse('70', { status: 'Processing', percentage: 80 }));
+		serveTask(PE, '70', { status: 'Processing', percentage: 80, times: 10 });
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
 import { logLines, runNode, type NodeName, type RunResult } from '../../dev/harness/engine';
-import { credentialsFor, restoreClock, sampleUrl, startE2eService, useFastClock } from './helpers';
+import { credentialsFor, eachTestOnTheLocalService, sampleUrl } from './helpers';
 
 // Made-up API keys nobody else uses, so that a leak cannot hide behind a common word.
 const ACCOUNT = 'e2e-secret-key-4b1d9c0e';
@@ -12,15 +12,7 @@ const START = 1000;
 
 let service: RunningService;
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService({ accounts: { [ACCOUNT]: START } });
-});
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
-beforeEach(() => service.reset());
+eachTestOnTheLocalService({ accounts: { [ACCOUNT]: START } }, (started) => (service = started));
 
 function run(
 	node: NodeName,

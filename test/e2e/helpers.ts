@@ -50,6 +50,28 @@ export async function startE2eService(options: ServiceOptions = {}): Promise<Run
 	return await startService({ taskDurationMs: 60, workers: 8, ...options });
 }
 
+/**
+ * The hooks of a test file run against the local service: the nodes' clock sped up and the
+ * service started once for the file (handed to `started`), every test from full balances and
+ * zero counters, and the clock put back and the service closed after the last test.
+ */
+export function eachTestOnTheLocalService(
+	options: ServiceOptions,
+	started: (service: RunningService) => unknown,
+): void {
+	let service: RunningService | undefined;
+	beforeAll(async () => {
+		useFastClock();
+		service = await startE2eService(options);
+		await started(service);
+	});
+	afterAll(async () => {
+		restoreClock();
+		await service?.close();
+	});
+	beforeEach(() => service!.reset());
+}
+
 export function credentialsFor(
 	service: RunningService,
 	apiKey = service.apiKey,

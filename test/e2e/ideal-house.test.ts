@@ -18,13 +18,11 @@ import { styleConfigData } from '../../service/style-config.ts';
 import { runNode, type RunOptions } from '../../dev/harness/engine';
 import {
 	credentialsFor,
+	eachTestOnTheLocalService,
 	expectExactId,
 	pngSize,
-	restoreClock,
 	sampleUrl,
-	startE2eService,
 	tasksOf,
-	useFastClock,
 } from './helpers';
 import { loadOptions as loadEditorOptions } from '../helpers/editor';
 
@@ -32,16 +30,7 @@ const ROOM = 'Interior Design_Interior Scene_';
 const START_BALANCE = 1000;
 
 let service: RunningService;
-
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService();
-});
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
-beforeEach(() => service.reset());
+eachTestOnTheLocalService({}, (started) => (service = started));
 
 const sample = (name: string) => sampleUrl(service, name);
 

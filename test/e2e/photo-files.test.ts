@@ -13,22 +13,18 @@ import { runNode } from '../../dev/harness/engine';
 import { startTestStorage, type StorageRequest, type TestStorage } from '../helpers/s3-storage';
 import {
 	credentialsFor,
+	eachTestOnTheLocalService,
 	expectExactId,
-	restoreClock,
 	sampleBytes,
-	startE2eService,
 	tasksOf,
-	useFastClock,
 } from './helpers';
 
 let service: RunningService;
 let storage: TestStorage;
 const samples: Record<string, Buffer> = {};
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService();
-	storage = await startTestStorage();
+eachTestOnTheLocalService({}, async (started) => {
+	service = started;
 	for (const name of [
 		'living-room.png',
 		'exterior.png',
@@ -39,13 +35,11 @@ beforeAll(async () => {
 		samples[name] = await sampleBytes(service, name);
 	}
 });
-afterAll(async () => {
-	restoreClock();
-	await storage.close();
-	await service.close();
+beforeAll(async () => {
+	storage = await startTestStorage();
 });
+afterAll(async () => await storage.close());
 beforeEach(() => {
-	service.reset();
 	storage.requests.length = 0;
 	storage.fault = undefined;
 });

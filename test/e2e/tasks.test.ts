@@ -11,14 +11,12 @@ import { creditsOf } from '../../dev/prices.ts';
 import { runNode, type NodeName } from '../../dev/harness/engine';
 import {
 	credentialsFor,
+	eachTestOnTheLocalService,
 	expectExactId,
 	itemWithBinary,
 	pngSize,
-	restoreClock,
 	sampleBytes,
 	sampleUrl,
-	startE2eService,
-	useFastClock,
 } from './helpers';
 
 /** The local service's account starts with this balance; what a task costs is the catalog's. */
@@ -29,17 +27,11 @@ const REMOVED = creditsOf('objectRemover');
 let service: RunningService;
 let maskBase64: string;
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService();
+// Every test starts from full balances and zero counters (fetching the mask here counts too).
+eachTestOnTheLocalService({}, async (started) => {
+	service = started;
 	maskBase64 = (await sampleBytes(service, 'living-room-mask.png')).toString('base64');
 });
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
-// Every test starts from full balances and zero counters (fetching the mask above counted too).
-beforeEach(() => service.reset());
 
 async function enhance(parameters: IDataObject) {
 	return await runNode({

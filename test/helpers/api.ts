@@ -71,8 +71,11 @@ export function taskResponse(id: string, fields: TaskFields = {}): string {
 	return envelope(`{"id":${id},${JSON.stringify(task).slice(1)}`);
 }
 
-/** One answer to a status check: the task in that state, `times` times over (once if not given). */
-export type StatusAnswer = TaskFields & { times?: number };
+/**
+ * One answer to a status check: the task in that state, `times` times over (once if not given),
+ * or a raw answer text (an envelope without a task, a task of another id).
+ */
+export type StatusAnswer = (TaskFields & { times?: number }) | string;
 
 /**
  * The service's side of one task: its create answered with `id`, then each status check of that
@@ -80,8 +83,10 @@ export type StatusAnswer = TaskFields & { times?: number };
  */
 export function serveTask(paths: ApiPaths, id: string, ...states: StatusAnswer[]): nock.Scope {
 	const scope = api().post(paths.create).reply(200, created(id));
-	for (const { times = 1, ...fields } of states) {
-		scope.get(paths.result).query({ taskId: id }).times(times).reply(200, taskResponse(id, fields));
+	for (const state of states) {
+		const { times = 1, ...fields } = typeof state === 'string' ? {} : state;
+		const answer = typeof state === 'string' ? state : taskResponse(id, fields);
+		scope.get(paths.result).query({ taskId: id }).times(times).reply(200, answer);
 	}
 	return scope;
 }
