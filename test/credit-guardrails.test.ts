@@ -19,6 +19,7 @@ import {
 	OR,
 	PE,
 	TINY_PNG,
+	answerCreates,
 	api,
 	clock,
 	created,
@@ -56,14 +57,6 @@ const body = (index: number) => ({
 });
 
 /** Every create answered with the next id, 81, 82, … */
-function answerCreates(count: number): void {
-	let next = 81;
-	api()
-		.post(PE.create)
-		.times(count)
-		.reply(200, () => created(String(next++)));
-}
-
 const limitError = (limit: number, spent: number, cost: number, item: number) =>
 	`Credit Limit of ${limit} credit${limit === 1 ? '' : 's'} reached: this node has already spent ${spent} credit${spent === 1 ? '' : 's'} in this execution, and this item would cost ${cost} credit${cost === 1 ? '' : 's'} [item ${item}]`;
 

@@ -6,16 +6,7 @@
  */
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { runNode } from '../dev/harness/engine';
-import {
-	BIG_ID,
-	api,
-	created,
-	envelope,
-	quietAfterStop,
-	recorded,
-	serveTask,
-	taskResponse,
-} from './helpers/api';
+import { BIG_ID, quietAfterStop, recorded, refuseCreates, serveTask } from './helpers/api';
 import {
 	PHOTO,
 	CDN,
@@ -33,18 +24,10 @@ eachTestOnAFreshWire();
 
 describe('Continue on Fail', () => {
 	test('each item keeps its link; an item whose task existed names it and what it cost', async () => {
-		const scope = api();
-		scope.post(paths('landscaping').create).reply(200, created('71'));
-		scope.post(paths('landscaping').create).reply(200, envelope('null', 9051, 'COINS_NOT_ENOUGH'));
-		scope.post(paths('landscaping').create).reply(200, created('73'));
-		scope
-			.get(paths('landscaping').result)
-			.query({ taskId: '71' })
-			.reply(200, taskResponse('71'))
-			.get(paths('landscaping').result)
-			.query({ taskId: '73' })
-			.times(5)
-			.reply(200, taskResponse('73', { status: 'Processing', percentage: 60 }));
+		// The creates are answered in the order they come: 71, then 9051, then 73.
+		serveTask(paths('landscaping'), '71', { status: 'Success' });
+		refuseCreates(paths('landscaping'), 9051, 'COINS_NOT_ENOUGH');
+		serveTask(paths('landscaping'), '73', { status: 'Processing', percentage: 60, times: 5 });
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
@@ -101,16 +84,8 @@ describe('Continue on Fail', () => {
 
 describe('the error output', () => {
 	test('with On Error = error output, a refused item and a Failed task go there, linked; the rest stays', async () => {
-		const scope = api();
-		scope.post(paths('planVisualizer').create).reply(200, created('74'));
-		scope.post(paths('planVisualizer').create).reply(200, created('75'));
-		scope
-			.get(paths('planVisualizer').result)
-			.query({ taskId: '74' })
-			.reply(200, taskResponse('74'))
-			.get(paths('planVisualizer').result)
-			.query({ taskId: '75' })
-			.reply(200, taskResponse('75', { status: 'Failed' }));
+		serveTask(paths('planVisualizer'), '74', { status: 'Success' });
+		serveTask(paths('planVisualizer'), '75', { status: 'Failed' });
 
 		const { items, errorItems, error } = await runNode({
 			node: 'idealHouse',

@@ -23,7 +23,6 @@ import {
 	recorded,
 	resetWire,
 	serveTask,
-	taskResponse,
 } from './helpers/api';
 import { jpegImage, pngImage } from './helpers/images';
 import { runStoppedInWait, settles, startRun } from './helpers/run';
@@ -59,13 +58,16 @@ const remove = (parameters: Record<string, unknown> = {}) => ({
 	...parameters,
 });
 
+/** The Object Remover on one item whose photo is a JPEG file, with the test store's credential. */
+const oneJpegToRemove = () => ({
+	node: 'objectRemover' as const,
+	parameters: remove(),
+	items: [fileItem({ photo: JPEG })],
+	storageCredentials: storage.credentials,
+});
+
 function answerTask(create: string, result: string, id: string, status = 'Success') {
-	api()
-		.post(create)
-		.reply(200, created(id))
-		.get(result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status }));
+	serveTask({ create, result }, id, { status });
 }
 
 const puts = () => storage.requests.filter((request) => request.method === 'PUT');
@@ -99,12 +101,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('Object Remover: signed PUT of the bytes, a presigned GET link as imageUrl, the object deleted at the end', async () => {
 		answerTask(OR.create, OR.result, '41');
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: '41', status: 'Success', creditsCharged: 1 });
@@ -135,12 +132,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('what leaves n8n: the Ideal House key never goes to the storage, the storage secret goes nowhere', async () => {
 		answerTask(OR.create, OR.result, '42');
 
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(oneJpegToRemove());
 
 		for (const request of storage.requests) {
 			expect(JSON.stringify(request.headers)).not.toContain(API_KEY);
@@ -269,12 +261,7 @@ describe('a bad file is an item error naming the item and the property, with no 
 		const limit = imageFileLimits.maxBytes;
 		imageFileLimits.maxBytes = 1000;
 		try {
-			const { error } = await runNode({
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			});
+			const { error } = await runNode(oneJpegToRemove());
 			expect(error?.message).toMatch(
 				/Image Binary Property "photo" is larger than 20 MB .* \[item 0\]/,
 			);
@@ -336,12 +323,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' && failures-- > 0 ? { status: 503, code: 'SlowDown' } : undefined;
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -356,12 +338,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' && failures-- > 0 ? { reset: true } : undefined;
 
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(oneJpegToRemove());
 
 		expect(items[0].json.status).toBe('Success');
 		expect(puts()).toHaveLength(2);
@@ -371,12 +348,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' ? { status: 500, code: 'InternalError' } : undefined;
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(
 			/Upload storage \(bucket "listing-photos" at 127\.0\.0\.1:\d+\) failed while uploading the photo: the storage is failing right now \(HTTP 500 InternalError\)/,
@@ -396,12 +368,7 @@ describe('storage faults at each step of the upload', () => {
 		async (code, status, message, todo) => {
 			storage.fault = ({ method }) => (method === 'PUT' ? { status, code } : undefined);
 
-			const { error } = await runNode({
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			});
+			const { error } = await runNode(oneJpegToRemove());
 
 			expect(error?.message).toMatch(/^Upload storage \(bucket "listing-photos" at /);
 			expect(error?.message).toMatch(message);
@@ -445,12 +412,7 @@ describe('storage faults at each step of the upload', () => {
 					}
 				: undefined;
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/the bucket is not in region "eu-west-1" but in "ap-south-1"/);
 		expect(puts()).toHaveLength(1);
@@ -465,12 +427,7 @@ describe('storage faults at each step of the upload', () => {
 			return { holdMs: 600_000 };
 		};
 
-		const run = startRun({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const run = startRun(oneJpegToRemove());
 		const { error } = await settles(run.result, 'the run ends on Stop while the PUT is held');
 
 		expect(error?.message).toBe('Execution stopped while the photo was being uploaded');
@@ -484,12 +441,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'DELETE' ? { status: 500, code: 'InternalError' } : undefined;
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: '49', status: 'Success', creditsCharged: 1 });
@@ -545,12 +497,7 @@ describe('how long the object lives', () => {
 	test('a task that ends Failed: the object is deleted', async () => {
 		answerTask(OR.create, OR.result, '52', 'Failed');
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/task 52 failed/);
 		expect(deletes()).toHaveLength(1);
@@ -562,12 +509,7 @@ describe('how long the object lives', () => {
 			.post(OR.create)
 			.reply(200, '{"code":1011,"message":"imageUrl could not be fetched","data":null}');
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/1011/);
 		expect(deletes()).toHaveLength(1);
@@ -577,15 +519,7 @@ describe('how long the object lives', () => {
 	test('Stop while the task runs: the object is deleted all the same', async () => {
 		serveTask(OR, '53', { status: 'Processing', times: 1000 });
 		// Stop is pressed as the wait after the second status check begins.
-		const { error } = await runStoppedInWait(
-			{
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			},
-			2,
-		);
+		const { error } = await runStoppedInWait(oneJpegToRemove(), 2);
 
 		expect(error?.message).toMatch(/stopped/i);
 		// The delete runs on after Stop: wait for the bucket's answer to it, not only its arrival.

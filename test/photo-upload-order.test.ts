@@ -7,7 +7,7 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, api, created, recorded, refuseCreates, serveTask } from './helpers/api';
+import { PE, answerCreates, recorded, refuseCreates, serveTask } from './helpers/api';
 import type { TestStorage } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 
@@ -36,18 +36,19 @@ const enhanceFile = (parameters: Record<string, unknown> = {}) => ({
 	...parameters,
 });
 
+/** The Photo Enhancer on `count` items, each one photo, with these options; errors stay on the items. */
+const photosToEnhance = (count: number, options: Record<string, unknown>) => ({
+	node: 'photoEnhancer' as const,
+	parameters: enhanceFile({ options }),
+	items: photoItems(count),
+	storageCredentials: storage.credentials,
+	onError: 'continueRegularOutput' as const,
+});
+
 const puts = () => storage.requests.filter((request) => request.method === 'PUT');
 const deletes = () => storage.requests.filter((request) => request.method === 'DELETE');
 const creates = () => recorded.filter((request) => request.method === 'POST');
 const keyOf = (path: string) => path.replace(`/${storage.bucket}/`, '');
-
-function answerCreates(count: number): void {
-	let next = 81;
-	api()
-		.post(PE.create)
-		.times(count)
-		.reply(200, () => created(String(next++)));
-}
 
 /** The lifetime the service's link was signed for, read from the link a create carried. */
 function linkSeconds(index = 0): number {
@@ -59,13 +60,7 @@ describe('a photo leaves n8n only when its create may go', () => {
 	test('an item whose price alone passes the Credit Limit uploads nothing', async () => {
 		answerCreates(1);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { creditLimit: 5 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		const { items } = await runNode(photosToEnhance(1, { creditLimit: 5 }));
 
 		expect(items[0].json.error).toMatch(/^Credit Limit of 5 credits reached/);
 		expect(storage.requests).toEqual([]);
@@ -75,13 +70,7 @@ describe('a photo leaves n8n only when its create may go', () => {
 	test('a limit of 10 and three photos: one upload, for the one create', async () => {
 		answerCreates(3);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { creditLimit: 10 } }),
-			items: photoItems(3),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		const { items } = await runNode(photosToEnhance(3, { creditLimit: 10 }));
 
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'81',
@@ -96,14 +85,8 @@ describe('a photo leaves n8n only when its create may go', () => {
 	test('after a 9051, the items held back upload nothing', async () => {
 		refuseCreates(PE, 9051, 'coins not enough');
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			// One request a second: the second and third items wait their turn behind the first.
-			parameters: enhanceFile({ options: { maxRequestsPerSecond: 1 } }),
-			items: photoItems(3),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		// One request a second: the second and third items wait their turn behind the first.
+		const { items } = await runNode(photosToEnhance(3, { maxRequestsPerSecond: 1 }));
 
 		expect(items.map((item) => item.json.error)).toEqual([
 			expect.stringMatching(/^Ideal House error 9051/),
@@ -125,14 +108,10 @@ describe('a photo leaves n8n only when its create may go', () => {
 			return { status: 403, code: 'AccessDenied', message: 'Access Denied' };
 		};
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			// One request a second: the second item's turn comes once the first has ended.
-			parameters: enhanceFile({ options: { creditLimit: 10, maxRequestsPerSecond: 1 } }),
-			items: photoItems(2),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		// One request a second: the second item's turn comes once the first has ended.
+		const { items } = await runNode(
+			photosToEnhance(2, { creditLimit: 10, maxRequestsPerSecond: 1 }),
+		);
 
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			expect.stringMatching(/^Upload storage .*\(AccessDenied\)$/),

@@ -38,30 +38,20 @@ async function create(resource: string, parameters: Record<string, unknown>, opt
 const sentBody = () => recorded.find((request) => request.method === 'POST')?.body;
 
 describe('the bodies sent, with the documented defaults', () => {
+	const EVERY_FLOOR_PLAN_FIELD = {
+		bedrooms: 4,
+		bathrooms: 3,
+		kitchenType: 'closed',
+		grossArea: '150-180m²',
+		extras: 'garage, laundry',
+		refImageUrl: 'https://plans.example.com/ref.png',
+		modelType: 'Pro',
+	};
+
 	test.each([
 		['floorPlan', {}, { bedrooms: 2, bathrooms: 1, kitchenType: 'open', modelType: 'Base' }, 10],
-		[
-			'floorPlan',
-			{
-				bedrooms: 4,
-				bathrooms: 3,
-				kitchenType: 'closed',
-				grossArea: '150-180m²',
-				extras: 'garage, laundry',
-				refImageUrl: 'https://plans.example.com/ref.png',
-				modelType: 'Pro',
-			},
-			{
-				bedrooms: 4,
-				bathrooms: 3,
-				kitchenType: 'closed',
-				grossArea: '150-180m²',
-				extras: 'garage, laundry',
-				refImageUrl: 'https://plans.example.com/ref.png',
-				modelType: 'Pro',
-			},
-			20,
-		],
+		// Every field given: sent as given.
+		['floorPlan', EVERY_FLOOR_PLAN_FIELD, EVERY_FLOOR_PLAN_FIELD, 20],
 		['housePlan', { stories: '2' }, { stories: '2', modelType: 'Base' }, 10],
 		[
 			'housePlan',

@@ -91,6 +91,15 @@ export function serveTask(paths: ApiPaths, id: string, ...states: StatusAnswer[]
 	return scope;
 }
 
+/** The next `count` Photo Enhancer creates answered with ids 81, 82, … in the order they arrive. */
+export function answerCreates(count: number): nock.Scope {
+	let next = 81;
+	return api()
+		.post(PE.create)
+		.times(count)
+		.reply(200, () => created(String(next++)));
+}
+
 /** Every create of `paths` answered with the error `code` (and nothing else answered). */
 export function refuseCreates(
 	paths: ApiPaths,
