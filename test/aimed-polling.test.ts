@@ -1,5 +1,5 @@
 import { runNode } from '../dev/harness/engine';
-import { PE, clock, requestsTo, serveTask } from './helpers/api';
+import { DONE, PE, clock, queued, requestsTo, running, serveTask } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
@@ -7,7 +7,7 @@ eachTestOnAFreshWire();
 
 describe('polls go where the results are', () => {
 	test('a task 40 % done after 4 s is polled once more, just after its predicted finish', async () => {
-		serveTask(PE, '81', { status: 'Processing', percentage: 40 }, { status: 'Success' });
+		serveTask(PE, '81', running(40), DONE);
 
 		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -19,13 +19,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('a task queued behind others: every interval until two readings give its pace', async () => {
-		serveTask(
-			PE,
-			'82',
-			{ status: 'Unprocessed', waitNumber: 3 },
-			{ status: 'Processing', percentage: 20 },
-			{ status: 'Success' },
-		);
+		serveTask(PE, '82', queued(3), running(20), DONE);
 
 		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -34,14 +28,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('progress stuck at 0 then jumping: the plain interval, never a later poll', async () => {
-		serveTask(
-			PE,
-			'83',
-			{ status: 'Processing', percentage: 0 },
-			{ status: 'Processing', percentage: 0 },
-			{ status: 'Processing', percentage: 95 },
-			{ status: 'Success' },
-		);
+		serveTask(PE, '83', running(0), running(0), running(95), DONE);
 
 		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -50,7 +37,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('the Poll Interval still bounds the wait while nothing is predicted', async () => {
-		serveTask(PE, '84', { status: 'Unprocessed', waitNumber: 2, times: 2 }, { status: 'Success' });
+		serveTask(PE, '84', { ...queued(2), times: 2 }, DONE);
 
 		await runNode({
 			node: 'photoEnhancer',

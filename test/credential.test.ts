@@ -6,6 +6,7 @@ import {
 	API_KEY,
 	BASE,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
@@ -138,7 +139,7 @@ describe('the base URL as users paste it', () => {
 		'https://api.ideal.house/ \n',
 		'\thttps://api.ideal.house//',
 	])('%j is used trimmed, for the create and the status checks', async (baseUrl) => {
-		serveTask(PE, BIG_ID, { status: 'Success' });
+		serveTask(PE, BIG_ID, DONE);
 
 		const { error, items } = await runNode({
 			node: 'photoEnhancer',

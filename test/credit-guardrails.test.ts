@@ -16,6 +16,7 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	TINY_PNG,
@@ -23,12 +24,10 @@ import {
 	api,
 	clock,
 	created,
-	envelope,
 	recorded,
 	refuseCreates,
 	requestsTo,
 	serveTask,
-	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
@@ -171,11 +170,8 @@ describe('Credit Limit', () => {
 
 	test('a create the service refuses gives its credits back to the items behind it', async () => {
 		// One request a second: each item is counted when its turn comes, after the answer before it.
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 1011, 'image too small'))
-			.post(PE.create)
-			.reply(200, created('83'));
+		refuseCreates(PE, 1011, 'image too small');
+		serveTask(PE, '83');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -571,11 +567,8 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 	});
 
 	test('with a Credit Limit set too; the next execution sends again', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'))
-			.post(PE.create)
-			.reply(200, created('87'));
+		refuseCreates(PE, 9051, 'coins not enough');
+		serveTask(PE, '87');
 
 		const first = await runNode({
 			node: 'photoEnhancer',
@@ -598,12 +591,8 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 	});
 
 	test('status checks of tasks already created go on', async () => {
-		const scope = api()
-			.post(PE.create)
-			.reply(200, created('88'))
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
-		scope.get(PE.result).query({ taskId: '88' }).reply(200, taskResponse('88'));
+		serveTask(PE, '88', DONE);
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',

@@ -22,12 +22,14 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
 	clock,
 	created,
 	envelope,
+	queued,
 	recorded,
 	refuseCreates,
 	requestsTo,
@@ -225,7 +227,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 		['a list', '[]'],
 		['a task without status', `{"id":${BIG_ID},"percentage":5}`],
 	])('(%s): the wait goes on and the item gets its task', async (_kind, data) => {
-		serveTask(PE, BIG_ID, envelope(data), { status: 'Success' });
+		serveTask(PE, BIG_ID, envelope(data), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -268,7 +270,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 
 describe('a status answer about another task is never taken for the task asked about', () => {
 	test('while waiting: the item keeps the id it created, and the right answer follows', async () => {
-		serveTask(PE, BIG_ID, taskResponse('1839201938475628999'), { status: 'Success' });
+		serveTask(PE, BIG_ID, taskResponse('1839201938475628999'), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -281,7 +283,7 @@ describe('a status answer about another task is never taken for the task asked a
 	});
 
 	test('a Failed verdict about another task does not fail this one', async () => {
-		serveTask(PE, BIG_ID, taskResponse('77', { status: 'Failed' }), { status: 'Success' });
+		serveTask(PE, BIG_ID, taskResponse('77', { status: 'Failed' }), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -435,38 +437,27 @@ describe('a rate limit too long to wait for', () => {
 });
 
 describe('Continue on Fail and the error output', () => {
-	function twoItemsOneFails() {
-		api()
-			.post(PE.create)
-			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
-					? created('11')
-					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
-			)
-			.post(PE.create)
-			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
-					? created('11')
-					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
-			)
-			.get(PE.result)
-			.query({ taskId: '11' })
-			.reply(200, taskResponse('11'));
-		return [
-			{ json: { url: 'https://photos.example.com/broke.jpg' } },
-			{ json: { url: 'https://photos.example.com/ok.jpg' } },
-		];
+	/** Two items, the first refused with 9051 and the second a task that finished, run with `onError`. */
+	async function twoItemsOneFails(onError?: 'continueRegularOutput' | 'continueErrorOutput') {
+		const answer = (_uri: string, body: nock.Body) =>
+			(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
+				? created('11')
+				: envelope('null', 9051, 'COINS_NOT_ENOUGH');
+		api().post(PE.create).times(2).reply(200, answer);
+		api().get(PE.result).query({ taskId: '11' }).reply(200, taskResponse('11'));
+		return await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
+			items: [
+				{ json: { url: 'https://photos.example.com/broke.jpg' } },
+				{ json: { url: 'https://photos.example.com/ok.jpg' } },
+			],
+			onError,
+		});
 	}
 
 	test('continue (regular output): the failed item carries its error, the other its result', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-			onError: 'continueRegularOutput',
-		});
+		const result = await twoItemsOneFails('continueRegularOutput');
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
@@ -478,14 +469,7 @@ describe('Continue on Fail and the error output', () => {
 	});
 
 	test('continue (error output): the failed item goes to the error output', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-			onError: 'continueErrorOutput',
-		});
+		const result = await twoItemsOneFails('continueErrorOutput');
 
 		expect(result.items.map((item) => item.json.id)).toEqual(['11']);
 		expect(result.items[0].pairedItem).toEqual({ item: 1 });
@@ -495,13 +479,7 @@ describe('Continue on Fail and the error output', () => {
 	});
 
 	test('without Continue on Fail, the node error names the item', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-		});
+		const result = await twoItemsOneFails();
 
 		expect(result.error?.message).toMatch(/9051/);
 		expect((result.error?.context as { itemIndex?: number })?.itemIndex).toBe(0);

@@ -6,7 +6,16 @@
  */
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { runNode } from '../dev/harness/engine';
-import { BIG_ID, quietAfterStop, recorded, refuseCreates, serveTask } from './helpers/api';
+import {
+	BIG_ID,
+	DONE,
+	queued,
+	quietAfterStop,
+	recorded,
+	refuseCreates,
+	running,
+	serveTask,
+} from './helpers/api';
 import {
 	PHOTO,
 	CDN,
@@ -25,9 +34,9 @@ eachTestOnAFreshWire();
 describe('Continue on Fail', () => {
 	test('each item keeps its link; an item whose task existed names it and what it cost', async () => {
 		// The creates are answered in the order they come: 71, then 9051, then 73.
-		serveTask(paths('landscaping'), '71', { status: 'Success' });
+		serveTask(paths('landscaping'), '71', DONE);
 		refuseCreates(paths('landscaping'), 9051, 'COINS_NOT_ENOUGH');
-		serveTask(paths('landscaping'), '73', { status: 'Processing', percentage: 60, times: 5 });
+		serveTask(paths('landscaping'), '73', { ...running(60), times: 5 });
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
@@ -84,7 +93,7 @@ describe('Continue on Fail', () => {
 
 describe('the error output', () => {
 	test('with On Error = error output, a refused item and a Failed task go there, linked; the rest stays', async () => {
-		serveTask(paths('planVisualizer'), '74', { status: 'Success' });
+		serveTask(paths('planVisualizer'), '74', DONE);
 		serveTask(paths('planVisualizer'), '75', { status: 'Failed' });
 
 		const { items, errorItems, error } = await runNode({
@@ -113,7 +122,7 @@ describe('the error output', () => {
 
 describe('Stop', () => {
 	test('while waiting for a task, the error names the task', async () => {
-		serveTask(paths('homeDecor'), BIG_ID, { status: 'Processing', percentage: 30, times: 1000 });
+		serveTask(paths('homeDecor'), BIG_ID, { ...running(30), times: 1000 });
 
 		// Stop is pressed as the wait after the second status check begins.
 		const { error, items } = await runStoppedInWait(
@@ -133,7 +142,7 @@ describe('Stop', () => {
 	});
 
 	test('with Continue on Fail, the stopped item names its task and its cost, and the run is cancelled', async () => {
-		serveTask(paths('landscaping'), '91', { status: 'Unprocessed', waitNumber: 3, times: 1000 });
+		serveTask(paths('landscaping'), '91', { ...queued(3), times: 1000 });
 
 		const { error, items, run } = await runStoppedInWait(
 			{
@@ -251,7 +260,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	);
 
 	test.each(EACH)('%s on Stop: the error names the task', async (resource, parameters, name) => {
-		serveTask(paths(name), '103', { status: 'Processing', percentage: 10, times: 1000 });
+		serveTask(paths(name), '103', { ...running(10), times: 1000 });
 
 		const { items, error } = await runStoppedInWait(
 			{ node: 'idealHouse', parameters: create(resource, parameters) },

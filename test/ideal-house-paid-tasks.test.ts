@@ -12,7 +12,16 @@ import * as downloadModule from '../nodes/shared/results/download';
 import * as outputModule from '../nodes/shared/results/output';
 import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
-import { TINY_PNG, api, created, envelope, recorded, serveTask, taskResponse } from './helpers/api';
+import {
+	TINY_PNG,
+	api,
+	created,
+	envelope,
+	recorded,
+	running,
+	serveTask,
+	taskResponse,
+} from './helpers/api';
 import { CDN, PHOTO, create, custom, paths } from './helpers/ideal-house';
 import { eachTestOnAFreshWire } from './helpers/journey';
 
@@ -116,28 +125,18 @@ describe('a result field named after what every object has', () => {
 		expect(items[0].binary?.[property].mimeType).toBe('image/png');
 	});
 
-	test('__proto__, which would replace the item rather than name a field, is refused before anything is sent', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: create('virtualStaging', {
-				options: { downloadResult: true, binaryPropertyName: '__proto__' },
-			}),
-		});
-
-		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
-		expect(recorded).toEqual([]);
-	});
-
-	test('__proto__ is refused for Get Result too, whose result is just as paid for', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'getResult',
-				taskId: '66',
-				options: { downloadResult: true, binaryPropertyName: '__proto__' },
-			},
-		});
+	const intoProto = { downloadResult: true, binaryPropertyName: '__proto__' };
+	test.each([
+		[
+			'a create (it would replace the item rather than name a field)',
+			create('virtualStaging', { options: intoProto }),
+		],
+		[
+			'Get Result, whose result is just as paid for',
+			{ resource: 'virtualStaging', operation: 'getResult', taskId: '66', options: intoProto },
+		],
+	])('__proto__ as the field is refused before anything is sent: %s', async (_case, parameters) => {
+		const { error } = await runNode({ node: 'idealHouse', parameters });
 
 		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
 		expect(recorded).toEqual([]);
@@ -460,7 +459,7 @@ describe('every way an item can end after its create keeps the task id and its p
 	);
 
 	test('the wait runs out: the item names the task and its price', async () => {
-		serveTask(paths('homeDecor'), ID, { status: 'Processing', percentage: 30, times: 10 });
+		serveTask(paths('homeDecor'), ID, { ...running(30), times: 10 });
 
 		const { items } = await runNode({
 			node: 'idealHouse',

@@ -7,6 +7,7 @@ import {
 	TINY_PNG,
 	api,
 	created,
+	queued,
 	recorded,
 	refuseCreates,
 	serveTask,
@@ -27,18 +28,13 @@ const pngItem = (property = 'data') => ({
 eachTestOnAFreshWire();
 
 function answerCreateAndPoll(id: string, finalStatus = 'Success') {
-	serveTask(
-		OR,
-		id,
-		{ status: 'Unprocessed', waitNumber: 2 },
-		{
-			status: finalStatus,
-			output:
-				finalStatus === 'Success'
-					? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
-					: null,
-		},
-	);
+	serveTask(OR, id, queued(2), {
+		status: finalStatus,
+		output:
+			finalStatus === 'Success'
+				? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
+				: null,
+	});
 }
 
 describe('Object Remover: the request body per mode', () => {

@@ -4,13 +4,16 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	PE,
 	TINY_PNG,
 	api,
 	clock,
 	created,
+	queued,
 	recorded,
 	resetWire,
+	running,
 	serveTask,
 	taskResponse,
 } from './helpers/api';
@@ -22,12 +25,7 @@ eachTestOnAFreshWire();
 
 describe('Photo Enhancer: enhance and wait', () => {
 	test('sends the create request the spec describes and emits the finished task', async () => {
-		serveTask(
-			PE,
-			BIG_ID,
-			{ status: 'Processing', percentage: 40 },
-			{ input: { presetId: 'sky-replacement-sunset-sky' } },
-		);
+		serveTask(PE, BIG_ID, running(40), { input: { presetId: 'sky-replacement-sunset-sky' } });
 
 		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -92,7 +90,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 			{ presetId: 'sky-replacement-sunset-sky', imageSize: '512' },
 		],
 	])('sends %s', async (_name, parameters, expected) => {
-		serveTask(PE, '42', { status: 'Success' });
+		serveTask(PE, '42', DONE);
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -109,7 +107,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test('an expression that yields a list of URLs is sent as a list', async () => {
-		serveTask(PE, '7', { status: 'Success' });
+		serveTask(PE, '7', DONE);
 
 		await runNode({
 			node: 'photoEnhancer',
@@ -159,7 +157,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test('URLs typed one by one are sent as one list', async () => {
-		serveTask(PE, '8', { status: 'Success' });
+		serveTask(PE, '8', DONE);
 
 		await runNode({
 			node: 'photoEnhancer',
@@ -193,7 +191,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 			[60, 5000],
 		]) {
 			resetWire();
-			serveTask(PE, '9', { status: 'Unprocessed', waitNumber: 3 }, { status: 'Success' });
+			serveTask(PE, '9', queued(3), DONE);
 			await runNode({
 				node: 'photoEnhancer',
 				parameters: enhance({ options: { pollInterval: asked } }),

@@ -66,6 +66,22 @@ const oneJpegToRemove = () => ({
 	storageCredentials: storage.credentials,
 });
 
+/** Ideal House AI's Virtual Staging on one item holding this file (its only property), through the store. */
+function stageFile(file: Record<string, Buffer>, options: Record<string, unknown> = {}) {
+	return {
+		node: 'idealHouse' as const,
+		parameters: {
+			resource: 'virtualStaging',
+			operation: 'create',
+			imageSource: 'binary',
+			imageBinaryProperty: Object.keys(file)[0],
+			options,
+		},
+		items: [fileItem(file)],
+		storageCredentials: storage.credentials,
+	};
+}
+
 function answerTask(create: string, result: string, id: string, status = 'Success') {
 	serveTask({ create, result }, id, { status });
 }
@@ -178,17 +194,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('Ideal House AI: a resource with imageUrl takes the file the same way', async () => {
 		answerTask(VS_CREATE, VS_RESULT, '44');
 
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'room',
-			},
-			items: [fileItem({ room: PNG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(stageFile({ room: PNG }));
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -531,18 +537,7 @@ describe('how long the object lives', () => {
 
 describe('Preview with a photo that is a file', () => {
 	test('checks the file, shows the signed link the service would get, and uploads nothing', async () => {
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'photo',
-				options: { preview: true },
-			},
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(stageFile({ photo: JPEG }, { preview: true }));
 
 		expect(error).toBeUndefined();
 		expect(storage.requests).toEqual([]);
@@ -563,18 +558,8 @@ describe('Preview with a photo that is a file', () => {
 	});
 
 	test('a file that is not a photo is refused in a preview too, with nothing sent', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'photo',
-				options: { preview: true },
-			},
-			items: [fileItem({ photo: Buffer.from('<html>not a photo</html>') })],
-			storageCredentials: storage.credentials,
-		});
+		const notAPhoto = Buffer.from('<html>not a photo</html>');
+		const { error } = await runNode(stageFile({ photo: notAPhoto }, { preview: true }));
 
 		expect(error?.message).toMatch(/photo/);
 		expect(storage.requests).toEqual([]);

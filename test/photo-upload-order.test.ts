@@ -7,7 +7,7 @@ import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, answerCreates, recorded, refuseCreates, serveTask } from './helpers/api';
+import { DONE, PE, answerCreates, queued, recorded, refuseCreates, serveTask } from './helpers/api';
 import type { TestStorage } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 
@@ -43,6 +43,14 @@ const photosToEnhance = (count: number, options: Record<string, unknown>) => ({
 	items: photoItems(count),
 	storageCredentials: storage.credentials,
 	onError: 'continueRegularOutput' as const,
+});
+
+/** The Photo Enhancer on one item holding the photo. */
+const onePhotoToEnhance = (parameters: Record<string, unknown>) => ({
+	node: 'photoEnhancer' as const,
+	parameters: enhanceFile(parameters),
+	items: photoItems(1),
+	storageCredentials: storage.credentials,
 });
 
 const puts = () => storage.requests.filter((request) => request.method === 'PUT');
@@ -128,12 +136,7 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 		// Links are signed by the real time, which the store checks.
 		const before = Date.now();
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { timeout: 1 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(onePhotoToEnhance({ options: { timeout: 1 } }));
 
 		expect(linkSeconds()).toBe(DAY_SECONDS);
 		expect(items[0].json).toEqual({
@@ -153,17 +156,14 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task still queued: the object is kept for it', async () => {
-		serveTask(PE, '90', { status: 'Unprocessed', waitNumber: 40, times: 100 });
+		serveTask(PE, '90', { ...queued(40), times: 100 });
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({
+		const { items } = await runNode(
+			onePhotoToEnhance({
 				waitForCompletion: true,
 				options: { timeout: 30, onTimeout: 'returnLastStatus' },
 			}),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		);
 
 		expect(items[0].json).toMatchObject({ id: '90', status: 'Unprocessed', waitNumber: 40 });
 		expect(items[0].json.upload).toMatchObject({ keys: [keyOf(puts()[0].path)] });
@@ -172,17 +172,14 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task that finished: the object is deleted', async () => {
-		serveTask(PE, '91', { status: 'Success' });
+		serveTask(PE, '91', DONE);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({
+		const { items } = await runNode(
+			onePhotoToEnhance({
 				waitForCompletion: true,
 				options: { timeout: 30, onTimeout: 'returnLastStatus' },
 			}),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		);
 
 		expect(items[0].json).toMatchObject({ id: '91', status: 'Success' });
 		expect(items[0].json.upload).toBeUndefined();
@@ -190,14 +187,9 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('waiting with On Timeout = Fail the Item: the link lasts the Timeout plus 5 minutes', async () => {
-		serveTask(PE, '92', { status: 'Success' });
+		serveTask(PE, '92', DONE);
 
-		await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ waitForCompletion: true, options: { timeout: 60 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		await runNode(onePhotoToEnhance({ waitForCompletion: true, options: { timeout: 60 } }));
 
 		expect(linkSeconds()).toBe(360);
 	});

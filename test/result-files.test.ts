@@ -186,26 +186,6 @@ describe('only a real file of its kind is a result', () => {
 			},
 		});
 
-	test('AI 3D: an ASCII FBX is a 3D model', async () => {
-		const fbx = Buffer.from(
-			'; FBX 7.4.0 project file\n; ----------------------------------------------------\n\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n}\n',
-		);
-		finished('ai3d', fbx, 'chair.fbx', 'text/plain');
-
-		const { items, error } = await getResult('ai3d');
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'application/octet-stream',
-				fileExtension: 'fbx',
-				fileName: 'chair.fbx',
-				fileSize: `${fbx.length} B`,
-				bytes: fbx,
-			},
-		});
-	});
-
 	test.each([
 		[
 			'a JSON error body with an "asset" key',
@@ -244,23 +224,40 @@ describe('only a real file of its kind is a result', () => {
 		);
 	});
 
-	test('an API called by name: a binary file of no known kind is attached as it is', async () => {
-		const mp4 = Buffer.concat([
-			Buffer.from('\0\0\0\x20ftypisom\0\0\x02\0', 'latin1'),
-			Buffer.alloc(64, 9),
-		]);
-		finished('imageToVideo', mp4, 'clip.mp4', 'video/mp4');
+	const fbx = Buffer.from(
+		'; FBX 7.4.0 project file\n; ----------------------------------------------------\n\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n}\n',
+	);
+	const mp4 = Buffer.concat([
+		Buffer.from('\0\0\0\x20ftypisom\0\0\x02\0', 'latin1'),
+		Buffer.alloc(64, 9),
+	]);
+	test.each([
+		// name, the API the file is served for, the file and its name and type there, the attached name
+		['AI 3D: an ASCII FBX is a 3D model', 'ai3d', fbx, 'chair.fbx', 'text/plain', 'chair.fbx'],
+		[
+			'an API called by name: a binary file of no known kind is attached as it is',
+			'imageToVideo',
+			mp4,
+			'clip.mp4',
+			'video/mp4',
+			'clip.bin',
+		],
+	])('%s', async (_name, servedFor, file, name, contentType, attachedName) => {
+		finished(servedFor, file, name, contentType);
 
-		const { items, error } = await getResult('custom', { apiName: 'imageToVideo' });
+		const { items, error } = await getResult(
+			servedFor === 'ai3d' ? 'ai3d' : 'custom',
+			servedFor === 'ai3d' ? {} : { apiName: servedFor },
+		);
 
 		expect(error).toBeUndefined();
 		expect(attached(items[0])).toEqual({
 			data: {
 				mimeType: 'application/octet-stream',
-				fileExtension: 'bin',
-				fileName: 'clip.bin',
-				fileSize: `${mp4.length} B`,
-				bytes: mp4,
+				fileExtension: attachedName.split('.')[1],
+				fileName: attachedName,
+				fileSize: `${file.length} B`,
+				bytes: file,
 			},
 		});
 	});

@@ -13,7 +13,7 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/item/credit-limit';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, OR, PE, recorded, refuseCreates, serveTask } from './helpers/api';
+import { API_KEY, BIG_ID, DONE, OR, PE, recorded, refuseCreates, serveTask } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
@@ -66,7 +66,7 @@ describe('tool variants', () => {
 	});
 
 	test('a preset name from the model is sent as its id', async () => {
-		serveTask(PE, BIG_ID, { status: 'Success' });
+		serveTask(PE, BIG_ID, DONE);
 
 		const { error } = await runNode({
 			node: photoTool,

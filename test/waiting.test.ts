@@ -7,6 +7,7 @@
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
@@ -17,6 +18,7 @@ import {
 	recorded,
 	refuseCreates,
 	requestsTo,
+	running,
 	serveTask,
 	taskResponse,
 } from './helpers/api';
@@ -28,7 +30,7 @@ eachTestOnAFreshWire();
 
 describe('waiting ends in a verdict', () => {
 	test('a timeout fails the item with the task id, so the paid task can be fetched later', async () => {
-		serveTask(PE, BIG_ID, { status: 'Processing', percentage: 30, times: 100 });
+		serveTask(PE, BIG_ID, { ...running(30), times: 100 });
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -127,7 +129,7 @@ describe('options are checked before the create, and no option floods the servic
 	});
 
 	test('a Poll Interval below the floor polls every 3 s', async () => {
-		serveTask(PE, '3', { status: 'Processing' }, { status: 'Success' });
+		serveTask(PE, '3', { status: 'Processing' }, DONE);
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -178,7 +180,7 @@ describe('a status the node does not know', () => {
 
 describe('what a task cost, and timeouts', () => {
 	test('a timed-out item that fails still says which task was paid for', async () => {
-		serveTask(PE, '69', { status: 'Processing', percentage: 80, times: 10 });
+		serveTask(PE, '69', { ...running(80), times: 10 });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -197,7 +199,7 @@ describe('what a task cost, and timeouts', () => {
 	});
 
 	test('On Timeout "Output the Last Status" emits the task as last seen, to finish later', async () => {
-		serveTask(PE, '70', { status: 'Processing', percentage: 80, times: 10 });
+		serveTask(PE, '70', { ...running(80), times: 10 });
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',

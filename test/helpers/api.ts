@@ -71,6 +71,13 @@ export function taskResponse(id: string, fields: TaskFields = {}): string {
 	return envelope(`{"id":${id},${JSON.stringify(task).slice(1)}`);
 }
 
+/** A task waiting in the queue with `waitNumber` tasks before it. */
+export const queued = (waitNumber: number): TaskFields => ({ status: 'Unprocessed', waitNumber });
+/** A task running, `percentage` % done. */
+export const running = (percentage: number): TaskFields => ({ status: 'Processing', percentage });
+/** A task that finished, with its result. */
+export const DONE: TaskFields = { status: 'Success' };
+
 /**
  * One answer to a status check: the task in that state, `times` times over (once if not given),
  * or a raw answer text (an envelope without a task, a task of another id).
