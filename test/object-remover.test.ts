@@ -27,14 +27,15 @@ const pngItem = (property = 'data') => ({
 
 eachTestOnAFreshWire();
 
-function answerCreateAndPoll(id: string, finalStatus = 'Success') {
-	serveTask(OR, id, queued(2), {
-		status: finalStatus,
-		output:
-			finalStatus === 'Success'
-				? { resultUrl: `https://cdn.ideal.house/r/${id}.png`, width: 1600, height: 1200 }
-				: null,
-	});
+/** The emptied room of task `id`: the size of the photo sent. */
+const emptiedRoom = (id: string) => ({
+	resultUrl: `https://cdn.ideal.house/r/${id}.png`,
+	width: 1600,
+	height: 1200,
+});
+
+function answerCreateAndPoll(id: string) {
+	serveTask(OR, id, queued(2), { status: 'Success', output: emptiedRoom(id) });
 }
 
 describe('Object Remover: the request body per mode', () => {
@@ -68,11 +69,7 @@ describe('Object Remover: the request body per mode', () => {
 					waitNumber: 0,
 					percentage: 100,
 					input: {},
-					output: {
-						resultUrl: `https://cdn.ideal.house/r/${BIG_ID}.png`,
-						width: 1600,
-						height: 1200,
-					},
+					output: emptiedRoom(BIG_ID),
 					creditsCharged: 1,
 				},
 				pairedItem: { item: 0 },

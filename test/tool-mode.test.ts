@@ -13,7 +13,17 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { ENHANCE_TOOL_DESCRIPTION } from '../nodes/PhotoEnhancer/toolDescriptions';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/item/credit-limit';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, DONE, OR, PE, recorded, refuseCreates, serveTask } from './helpers/api';
+import {
+	API_KEY,
+	BIG_ID,
+	DONE,
+	OR,
+	PE,
+	recorded,
+	refuseCreates,
+	resultOf,
+	serveTask,
+} from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
@@ -55,9 +65,7 @@ describe('tool variants', () => {
 				json: {
 					id: BIG_ID,
 					status: 'Success',
-					resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`,
-					width: 4096,
-					height: 3072,
+					...resultOf(BIG_ID),
 					creditsCharged: 10,
 				},
 				pairedItem: { item: 0 },

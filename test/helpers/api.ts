@@ -51,15 +51,16 @@ export interface TaskFields {
 	output?: object | null;
 }
 
+/** The output of a finished task when a test gives none: one 4096 × 3072 image. */
+export function resultOf(id: string): { resultUrl: string; width: number; height: number } {
+	return { resultUrl: `https://cdn.ideal.house/results/${id}.png`, width: 4096, height: 3072 };
+}
+
 /** A result envelope with the id written as a bare number, exactly like a Java service. */
 export function taskResponse(id: string, fields: TaskFields = {}): string {
 	const status = fields.status ?? 'Success';
 	const output =
-		fields.output !== undefined
-			? fields.output
-			: status === 'Success'
-				? { resultUrl: `https://cdn.ideal.house/results/${id}.png`, width: 4096, height: 3072 }
-				: null;
+		fields.output !== undefined ? fields.output : status === 'Success' ? resultOf(id) : null;
 	const task = {
 		status,
 		waitNumber: fields.waitNumber ?? 0,
