@@ -3,7 +3,6 @@
  * go at once, and with an API whose price is not known), Preview (the exact request of every
  * node, and nothing sent), and the stop after the service's first "not enough credits" (9051).
  */
-import nock from 'nock';
 import type { INode } from 'n8n-workflow';
 
 import { givesCreditsBack } from '../nodes/shared/item/credit-limit';

@@ -29,7 +29,6 @@ import {
 	clock,
 	created,
 	envelope,
-	queued,
 	recorded,
 	refuseCreates,
 	requestsTo,

@@ -4,7 +4,6 @@
  * for the API or too large is refused before a byte leaves n8n. Ideal House is answered by nock
  * (every request recorded), the bucket is a real S3-compatible store on loopback.
  */
-import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode, type NodeName } from '../dev/harness/engine';

@@ -18,7 +18,6 @@ import {
 	OR,
 	PE,
 	api,
-	created,
 	flushEventLoop,
 	recorded,
 	resetWire,

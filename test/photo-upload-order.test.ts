@@ -3,7 +3,6 @@
  * still fetch it while its task is unfinished. In n8n's engine, Ideal House answered by nock, the
  * bucket a real S3-compatible store on loopback (every request recorded).
  */
-import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';

@@ -4,7 +4,6 @@
  * What an AI agent sees: the tool description, compact JSON of a finished task (its price, its
  * files) and errors that tell the model what to do.
  */
-import nock from 'nock';
 import { NodeHelpers, type INodeType } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';

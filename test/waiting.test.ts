@@ -23,7 +23,7 @@ import {
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
-import { enhance, remove } from './helpers/params';
+import { enhance } from './helpers/params';
 import { runStoppedInWait } from './helpers/run';
 
 eachTestOnAFreshWire();
