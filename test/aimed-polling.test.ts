@@ -1,23 +1,13 @@
-import nock from 'nock';
-
 import { runNode } from '../dev/harness/engine';
-import { PE, api, clock, created, requestsTo, resetWire, taskResponse } from './helpers/api';
+import { DONE, PE, clock, queued, requestsTo, running, serveTask } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('polls go where the results are', () => {
 	test('a task 40 % done after 4 s is polled once more, just after its predicted finish', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('81'))
-			.get(PE.result)
-			.query({ taskId: '81' })
-			.reply(200, taskResponse('81', { status: 'Processing', percentage: 40 }))
-			.get(PE.result)
-			.query({ taskId: '81' })
-			.reply(200, taskResponse('81'));
+		serveTask(PE, '81', running(40), DONE);
 
 		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -29,18 +19,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('a task queued behind others: every interval until two readings give its pace', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('82'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('82', { status: 'Unprocessed', waitNumber: 3 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('82', { status: 'Processing', percentage: 20 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('82'));
+		serveTask(PE, '82', queued(3), running(20), DONE);
 
 		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -49,21 +28,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('progress stuck at 0 then jumping: the plain interval, never a later poll', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('83'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('83', { status: 'Processing', percentage: 0 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('83', { status: 'Processing', percentage: 0 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('83', { status: 'Processing', percentage: 95 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('83'));
+		serveTask(PE, '83', running(0), running(0), running(95), DONE);
 
 		await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -72,16 +37,7 @@ describe('polls go where the results are', () => {
 	});
 
 	test('the Poll Interval still bounds the wait while nothing is predicted', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('84'))
-			.get(PE.result)
-			.query(true)
-			.times(2)
-			.reply(200, taskResponse('84', { status: 'Unprocessed', waitNumber: 2 }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('84'));
+		serveTask(PE, '84', { ...queued(2), times: 2 }, DONE);
 
 		await runNode({
 			node: 'photoEnhancer',

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import { main } from '../scripts/check-live';
 import type { RunningService } from '../service/server.ts';
-import { restoreClock, sampleBytes, sampleUrl, startE2eService, useFastClock } from './e2e/helpers';
+import { eachTestOnTheLocalService, sampleBytes, sampleUrl } from './e2e/helpers';
 import {
 	startTestStorage,
 	STORAGE_BUCKET,
@@ -31,18 +31,9 @@ const START = 1000;
 let service: RunningService;
 let out: string;
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService({ accounts: { [KEY]: START } });
-});
-
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
+eachTestOnTheLocalService({ accounts: { [KEY]: START } }, (started) => (service = started));
 
 beforeEach(() => {
-	service.reset();
 	out = mkdtempSync(join(tmpdir(), 'ideal-house-live-'));
 });
 

@@ -6,20 +6,20 @@ import {
 	API_KEY,
 	BASE,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
 	created,
 	envelope,
 	recorded,
-	resetWire,
-	taskResponse,
+	serveTask,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance, remove } from './helpers/params';
 import { answerAnyRequest } from './helpers/refusals';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('the Ideal House API credential', () => {
 	test('declares the fields of the contract', () => {
@@ -139,12 +139,7 @@ describe('the base URL as users paste it', () => {
 		'https://api.ideal.house/ \n',
 		'\thttps://api.ideal.house//',
 	])('%j is used trimmed, for the create and the status checks', async (baseUrl) => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, DONE);
 
 		const { error, items } = await runNode({
 			node: 'photoEnhancer',

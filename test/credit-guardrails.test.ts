@@ -3,7 +3,6 @@
  * go at once, and with an API whose price is not known), Preview (the exact request of every
  * node, and nothing sent), and the stop after the service's first "not enough credits" (9051).
  */
-import nock from 'nock';
 import type { INode } from 'n8n-workflow';
 
 import { givesCreditsBack } from '../nodes/shared/item/credit-limit';
@@ -16,18 +15,20 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	TINY_PNG,
+	answerCreates,
 	api,
 	clock,
 	created,
-	envelope,
 	recorded,
+	refuseCreates,
 	requestsTo,
-	resetWire,
-	taskResponse,
+	serveTask,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
@@ -54,22 +55,13 @@ const body = (index: number) => ({
 });
 
 /** Every create answered with the next id, 81, 82, … */
-function answerCreates(count: number): void {
-	let next = 81;
-	api()
-		.post(PE.create)
-		.times(count)
-		.reply(200, () => created(String(next++)));
-}
-
 const limitError = (limit: number, spent: number, cost: number, item: number) =>
 	`Credit Limit of ${limit} credit${limit === 1 ? '' : 's'} reached: this node has already spent ${spent} credit${spent === 1 ? '' : 's'} in this execution, and this item would cost ${cost} credit${cost === 1 ? '' : 's'} [item ${item}]`;
 
 const LIMIT_ADVICE =
 	'Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise Credit Limit under Options, or run this item in a later execution.';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('Credit Limit', () => {
 	test('a create that would pass it is an item error naming the limit and the spend; nothing is sent for it', async () => {
@@ -99,7 +91,7 @@ describe('Credit Limit', () => {
 	});
 
 	test('the held-back items go to the error output, the created ones to the main output', async () => {
-		api().post(OR.create).reply(200, created('91'));
+		serveTask(OR, '91');
 
 		const { items, errorItems } = await runNode({
 			node: 'objectRemover',
@@ -177,11 +169,8 @@ describe('Credit Limit', () => {
 
 	test('a create the service refuses gives its credits back to the items behind it', async () => {
 		// One request a second: each item is counted when its turn comes, after the answer before it.
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 1011, 'image too small'))
-			.post(PE.create)
-			.reply(200, created('83'));
+		refuseCreates(PE, 1011, 'image too small');
+		serveTask(PE, '83');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -548,9 +537,7 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 		'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.';
 
 	test('at one request a second, the items waiting their turn are not sent, each with the 9051 error', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -579,11 +566,8 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 	});
 
 	test('with a Credit Limit set too; the next execution sends again', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'))
-			.post(PE.create)
-			.reply(200, created('87'));
+		refuseCreates(PE, 9051, 'coins not enough');
+		serveTask(PE, '87');
 
 		const first = await runNode({
 			node: 'photoEnhancer',
@@ -606,12 +590,8 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 	});
 
 	test('status checks of tasks already created go on', async () => {
-		const scope = api()
-			.post(PE.create)
-			.reply(200, created('88'))
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
-		scope.get(PE.result).query({ taskId: '88' }).reply(200, taskResponse('88'));
+		serveTask(PE, '88', DONE);
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',

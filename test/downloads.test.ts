@@ -211,24 +211,25 @@ describe('downloads', () => {
 		expect(service.seen.filter((request) => request.path.startsWith('/results/'))).toHaveLength(1);
 	});
 
-	test('a base URL with a local-looking name does not open other private addresses', async () => {
-		const proxy = 'https://ideal-proxy.internal';
-		api(proxy)
+	/** Get Result of task 61 through the service at `base`, its result file at `resultUrl` (served). */
+	async function downloadThrough(base: string, resultUrl: string) {
+		api(base)
 			.get(PE.result)
-			.query(true)
-			.reply(
-				200,
-				taskResponse('61', {
-					output: { resultUrl: 'http://10.0.0.5/r/61.png', width: 1, height: 1 },
-				}),
-			);
-		nock('http://10.0.0.5').get('/r/61.png').reply(200, TINY_PNG);
-
-		const { error, items } = await runNode({
+			.query({ taskId: '61' })
+			.reply(200, taskResponse('61', { output: { resultUrl, width: 1, height: 1 } }));
+		const file = new URL(resultUrl);
+		nock(file.origin).get(file.pathname).reply(200, TINY_PNG);
+		return await runNode({
 			node: 'photoEnhancer',
 			parameters: { operation: 'getResult', taskId: '61', options: { downloadResult: true } },
-			credentials: { apiKey: API_KEY, baseUrl: proxy },
+			credentials: { apiKey: API_KEY, baseUrl: base },
 		});
+	}
+
+	test('a base URL with a local-looking name does not open other private addresses', async () => {
+		const proxy = 'https://ideal-proxy.internal';
+
+		const { error, items } = await downloadThrough(proxy, 'http://10.0.0.5/r/61.png');
 
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(/10\.0\.0\.5 is in a private or local network/);
@@ -236,22 +237,8 @@ describe('downloads', () => {
 
 	test("the local service's own host stays allowed", async () => {
 		const local = 'https://ideal-proxy.internal';
-		api(local)
-			.get(PE.result)
-			.query(true)
-			.reply(
-				200,
-				taskResponse('61', {
-					output: { resultUrl: `${local}/results/61.png`, width: 1, height: 1 },
-				}),
-			);
-		nock(local).get('/results/61.png').reply(200, TINY_PNG);
 
-		const { error, items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: { operation: 'getResult', taskId: '61', options: { downloadResult: true } },
-			credentials: { apiKey: API_KEY, baseUrl: local },
-		});
+		const { error, items } = await downloadThrough(local, `${local}/results/61.png`);
 
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.data.mimeType).toBe('image/png');

@@ -4,15 +4,22 @@
  * every other setting that decides what is sent or spent read it by one rule: a value that cannot
  * be read is an item error with nothing sent; never "no limit", never "off".
  */
-import nock from 'nock';
 
 import { readNumber, readSwitch } from '../nodes/shared/item/settings';
 import { runNode } from '../dev/harness/engine';
-import { PE, api, created, recorded, requestsTo, resetWire, taskResponse } from './helpers/api';
+import {
+	PE,
+	answerCreates,
+	api,
+	recorded,
+	requestsTo,
+	resetWire,
+	taskResponse,
+} from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('the reading rule, value by value', () => {
 	test.each([
@@ -93,14 +100,6 @@ const threePhotos = [0, 1, 2].map((index) => ({
 const enhanceEach = (options: Record<string, unknown>, parameters: Record<string, unknown> = {}) =>
 	enhance({ imageUrl: '={{ $json.url }}', waitForCompletion: false, options, ...parameters });
 
-function answerCreates(): void {
-	let next = 81;
-	api()
-		.post(PE.create)
-		.times(3)
-		.reply(200, () => created(String(next++)));
-}
-
 describe('Credit Limit from an expression', () => {
 	test.each([
 		['a missing field', '={{ $json.missing }}', 'nothing (an expression on a missing field?)'],
@@ -114,7 +113,7 @@ describe('Credit Limit from an expression', () => {
 		['Infinity', '={{ 1 / 0 }}', 'Infinity'],
 		['1e400 as text', '={{ "1e400" }}', 'the text "1e400"'],
 	])('%s is an item error for every item, and no create is sent', async (_case, limit, got) => {
-		answerCreates();
+		answerCreates(3);
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -137,7 +136,7 @@ describe('Credit Limit from an expression', () => {
 	});
 
 	test('without Continue on Fail the node fails at the first item, with nothing sent', async () => {
-		answerCreates();
+		answerCreates(3);
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -152,7 +151,7 @@ describe('Credit Limit from an expression', () => {
 	});
 
 	test('a limit given as text is a limit: "20" lets two 10-credit creates go, not the third', async () => {
-		answerCreates();
+		answerCreates(3);
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -172,7 +171,7 @@ describe('Credit Limit from an expression', () => {
 	test('only a real 0 means no limit: 0 and "0" send all three', async () => {
 		for (const limit of [0, '={{ "0" }}']) {
 			resetWire();
-			answerCreates();
+			answerCreates(3);
 			const { items } = await runNode({
 				node: 'photoEnhancer',
 				parameters: enhanceEach({ creditLimit: limit }),
@@ -191,7 +190,7 @@ describe('Preview from an expression', () => {
 		['"1"', '={{ "1" }}'],
 		["a webhook's ?dryRun=true", '={{ $json.query.dryRun }}'],
 	])('%s is on: every item is previewed and nothing is sent', async (_case, preview) => {
-		answerCreates();
+		answerCreates(3);
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -212,7 +211,7 @@ describe('Preview from an expression', () => {
 		['"false"', '={{ "false" }}'],
 		['0', '={{ 0 }}'],
 	])('%s is off: the create is sent', async (_case, preview) => {
-		answerCreates();
+		answerCreates(3);
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -229,7 +228,7 @@ describe('Preview from an expression', () => {
 		['"yes"', '={{ "yes" }}', 'the text "yes"'],
 		['2', '={{ 2 }}', '2'],
 	])('%s cannot be read, so it is an item error: never "off"', async (_case, preview, got) => {
-		answerCreates();
+		answerCreates(3);
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -285,7 +284,7 @@ describe('the other settings that decide what is sent or spent', () => {
 	])(
 		'%s from an expression that cannot be read: nothing is sent',
 		async (field, options, expected, got) => {
-			answerCreates();
+			answerCreates(3);
 
 			const { error } = await runNode({
 				node: 'photoEnhancer',
@@ -298,7 +297,7 @@ describe('the other settings that decide what is sent or spent', () => {
 	);
 
 	test('Wait for Completion from an expression that cannot be read: nothing is sent', async () => {
-		answerCreates();
+		answerCreates(3);
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -312,7 +311,7 @@ describe('the other settings that decide what is sent or spent', () => {
 	});
 
 	test('Wait for Completion "false" from a webhook does not wait; "1" waits', async () => {
-		answerCreates();
+		answerCreates(3);
 		api().get(PE.result).query(true).reply(200, taskResponse('82'));
 
 		const { items } = await runNode({

@@ -22,6 +22,7 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
@@ -29,7 +30,9 @@ import {
 	created,
 	envelope,
 	recorded,
+	refuseCreates,
 	requestsTo,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
@@ -96,10 +99,7 @@ describe('error envelopes become errors that say what to do', () => {
 	test.each(cases)(
 		'code %i on HTTP 200',
 		async (code, message, expectedMessage, expectedAction) => {
-			api()
-				.post(PE.create)
-				.times(5)
-				.reply(200, envelope('null', code, message));
+			refuseCreates(PE, code, message, 5);
 
 			const { error, items, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -140,12 +140,7 @@ describe('error envelopes become errors that say what to do', () => {
 	});
 
 	test('an error while polling fails the item with the service message', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('31'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, envelope('null', 1011, 'taskId not found'));
+		serveTask(PE, '31', envelope('null', 1011, 'taskId not found'));
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -231,15 +226,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 		['a list', '[]'],
 		['a task without status', `{"id":${BIG_ID},"percentage":5}`],
 	])('(%s): the wait goes on and the item gets its task', async (_kind, data) => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, envelope(data))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, envelope(data), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -250,13 +237,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 	});
 
 	test('until the Timeout, and then the item still names its task', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query(true)
-			.times(100)
-			.reply(200, envelope('null'));
+		serveTask(PE, BIG_ID, ...Array<string>(100).fill(envelope('null')));
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -288,15 +269,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 
 describe('a status answer about another task is never taken for the task asked about', () => {
 	test('while waiting: the item keeps the id it created, and the right answer follows', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse('1839201938475628999'))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, taskResponse('1839201938475628999'), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -309,15 +282,7 @@ describe('a status answer about another task is never taken for the task asked a
 	});
 
 	test('a Failed verdict about another task does not fail this one', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('77', { status: 'Failed' }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, taskResponse('77', { status: 'Failed' }), DONE);
 
 		const { error, items } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -471,38 +436,27 @@ describe('a rate limit too long to wait for', () => {
 });
 
 describe('Continue on Fail and the error output', () => {
-	function twoItemsOneFails() {
-		api()
-			.post(PE.create)
-			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
-					? created('11')
-					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
-			)
-			.post(PE.create)
-			.reply(200, (_uri, body) =>
-				(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
-					? created('11')
-					: envelope('null', 9051, 'COINS_NOT_ENOUGH'),
-			)
-			.get(PE.result)
-			.query({ taskId: '11' })
-			.reply(200, taskResponse('11'));
-		return [
-			{ json: { url: 'https://photos.example.com/broke.jpg' } },
-			{ json: { url: 'https://photos.example.com/ok.jpg' } },
-		];
+	/** Two items, the first refused with 9051 and the second a task that finished, run with `onError`. */
+	async function twoItemsOneFails(onError?: 'continueRegularOutput' | 'continueErrorOutput') {
+		const answer = (_uri: string, body: nock.Body) =>
+			(body as { imageUrl: string }).imageUrl.endsWith('/ok.jpg')
+				? created('11')
+				: envelope('null', 9051, 'COINS_NOT_ENOUGH');
+		api().post(PE.create).times(2).reply(200, answer);
+		api().get(PE.result).query({ taskId: '11' }).reply(200, taskResponse('11'));
+		return await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
+			items: [
+				{ json: { url: 'https://photos.example.com/broke.jpg' } },
+				{ json: { url: 'https://photos.example.com/ok.jpg' } },
+			],
+			onError,
+		});
 	}
 
 	test('continue (regular output): the failed item carries its error, the other its result', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-			onError: 'continueRegularOutput',
-		});
+		const result = await twoItemsOneFails('continueRegularOutput');
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
@@ -514,14 +468,7 @@ describe('Continue on Fail and the error output', () => {
 	});
 
 	test('continue (error output): the failed item goes to the error output', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-			onError: 'continueErrorOutput',
-		});
+		const result = await twoItemsOneFails('continueErrorOutput');
 
 		expect(result.items.map((item) => item.json.id)).toEqual(['11']);
 		expect(result.items[0].pairedItem).toEqual({ item: 1 });
@@ -531,13 +478,7 @@ describe('Continue on Fail and the error output', () => {
 	});
 
 	test('without Continue on Fail, the node error names the item', async () => {
-		const items = twoItemsOneFails();
-
-		const result = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhance({ imageUrl: '={{ $json.url }}' }),
-			items,
-		});
+		const result = await twoItemsOneFails();
 
 		expect(result.error?.message).toMatch(/9051/);
 		expect((result.error?.context as { itemIndex?: number })?.itemIndex).toBe(0);

@@ -12,39 +12,36 @@ import * as downloadModule from '../nodes/shared/results/download';
 import * as outputModule from '../nodes/shared/results/output';
 import * as pollerModule from '../nodes/shared/item/wait';
 import { logLines, runNode } from '../dev/harness/engine';
-import { TINY_PNG, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
+import {
+	TINY_PNG,
+	api,
+	created,
+	envelope,
+	recorded,
+	running,
+	serveTask,
+	taskResponse,
+} from './helpers/api';
+import { CDN, PHOTO, create, custom, paths } from './helpers/ideal-house';
+import { eachTestOnAFreshWire } from './helpers/journey';
 
-const PHOTO = 'https://photos.example.com/listing/room.jpg';
-const CDN = 'https://cdn.ideal.house';
 /** The names every object has through its prototype, which a table must never answer to. */
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
 
-const paths = (name: string) => ({
-	create: `/api/v1/${name}/generate`,
-	result: `/api/v1/${name}/result`,
-});
-
 const posts = () => recorded.filter((request) => request.method === 'POST');
 
-beforeEach(() => resetWire());
+eachTestOnAFreshWire();
 afterEach(() => jest.restoreAllMocks());
-afterAll(() => nock.restore());
 
 describe('names that every JavaScript object has', () => {
 	test.each(PROTOTYPE_NAMES)(
 		'Other API named %s is an API the node does not list: sent to its own path, id kept, price unknown',
 		async (name) => {
-			api().post(paths(name).create).reply(200, created('1839201938475628544'));
+			serveTask(paths(name), '1839201938475628544');
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'custom',
-					operation: 'create',
-					apiName: name,
-					extraBody: `{"imageUrl": "${PHOTO}"}`,
-					waitForCompletion: false,
-				},
+				parameters: custom(name, `{"imageUrl": "${PHOTO}"}`, { waitForCompletion: false }),
 			});
 
 			expect(error).toBeUndefined();
@@ -62,17 +59,13 @@ describe('names that every JavaScript object has', () => {
 	test.each(PROTOTYPE_NAMES)(
 		'a model type named %s, sent to a listed API by name, is priced as not known',
 		async (modelType) => {
-			api().post(paths('landscaping').create).reply(200, created('61'));
+			serveTask(paths('landscaping'), '61');
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'custom',
-					operation: 'create',
-					apiName: 'landscaping',
-					extraBody: JSON.stringify({ imageUrl: PHOTO, modelType }),
+				parameters: custom('landscaping', JSON.stringify({ imageUrl: PHOTO, modelType }), {
 					waitForCompletion: false,
-				},
+				}),
 			});
 
 			expect(error).toBeUndefined();
@@ -104,12 +97,7 @@ describe('names that every JavaScript object has', () => {
 		async (modelType) => {
 			const { error } = await runNode({
 				node: 'idealHouse',
-				parameters: {
-					resource: 'landscaping',
-					operation: 'create',
-					imageUrl: PHOTO,
-					modelType,
-				},
+				parameters: create('landscaping', { modelType }),
 			});
 
 			expect(error?.message).toMatch(/^Model Type must be one of Flash, Base, Pro/);
@@ -120,25 +108,16 @@ describe('names that every JavaScript object has', () => {
 
 describe('a result field named after what every object has', () => {
 	test.each(PROTOTYPE_NAMES)('the result is attached in a field named %s', async (property) => {
-		api()
-			.post(paths('virtualStaging').create)
-			.reply(200, created('66'))
-			.get(paths('virtualStaging').result)
-			.query({ taskId: '66' })
-			.reply(
-				200,
-				taskResponse('66', { output: { resultUrl: `${CDN}/r/66.png`, width: 1, height: 1 } }),
-			);
+		serveTask(paths('virtualStaging'), '66', {
+			output: { resultUrl: `${CDN}/r/66.png`, width: 1, height: 1 },
+		});
 		nock(CDN).get('/r/66.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
+			parameters: create('virtualStaging', {
 				options: { downloadResult: true, binaryPropertyName: property },
-			},
+			}),
 		});
 
 		expect(error).toBeUndefined();
@@ -146,31 +125,18 @@ describe('a result field named after what every object has', () => {
 		expect(items[0].binary?.[property].mimeType).toBe('image/png');
 	});
 
-	test('__proto__, which would replace the item rather than name a field, is refused before anything is sent', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
-				options: { downloadResult: true, binaryPropertyName: '__proto__' },
-			},
-		});
-
-		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
-		expect(recorded).toEqual([]);
-	});
-
-	test('__proto__ is refused for Get Result too, whose result is just as paid for', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'getResult',
-				taskId: '66',
-				options: { downloadResult: true, binaryPropertyName: '__proto__' },
-			},
-		});
+	const intoProto = { downloadResult: true, binaryPropertyName: '__proto__' };
+	test.each([
+		[
+			'a create (it would replace the item rather than name a field)',
+			create('virtualStaging', { options: intoProto }),
+		],
+		[
+			'Get Result, whose result is just as paid for',
+			{ resource: 'virtualStaging', operation: 'getResult', taskId: '66', options: intoProto },
+		],
+	])('__proto__ as the field is refused before anything is sent: %s', async (_case, parameters) => {
+		const { error } = await runNode({ node: 'idealHouse', parameters });
 
 		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
 		expect(recorded).toEqual([]);
@@ -203,17 +169,11 @@ describe('a model type emptied by an expression', () => {
 	);
 
 	test('Landscaping, whose page names Base as the default, sends none and is priced at Base', async () => {
-		api().post(paths('landscaping').create).reply(200, created('63'));
+		serveTask(paths('landscaping'), '63');
 
 		const { items } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'landscaping',
-				operation: 'create',
-				imageUrl: PHOTO,
-				modelType: '={{ "" }}',
-				waitForCompletion: false,
-			},
+			parameters: create('landscaping', { modelType: '={{ "" }}', waitForCompletion: false }),
 		});
 
 		expect(posts().map((request) => request.body)).toEqual([{ imageUrl: PHOTO }]);
@@ -223,19 +183,24 @@ describe('a model type emptied by an expression', () => {
 
 describe('Get Result prices only what the stored input says', () => {
 	test.each([
-		[{ modelType: 'Pro' }, 10],
-		[{ modelType: 'Flash' }, 1],
-		[{}, null],
-		[{ modelType: '' }, null],
-	])('a Magic Editor task with stored input %j costs %p', async (input, credits) => {
+		['magicEditor', { modelType: 'Pro' }, 10],
+		['magicEditor', { modelType: 'Flash' }, 1],
+		['magicEditor', {}, null],
+		['magicEditor', { modelType: '' }, null],
+		['landscaping', { modelType: 'Flash' }, 1],
+		['landscaping', { modelType: 'Pro' }, 10],
+		// The stored input need not repeat the model type: then the price is not known.
+		['landscaping', {}, null],
+		['landscaping', { modelType: 'constructor' }, null],
+	])('a %s task with stored input %j costs %p', async (resource, input, credits) => {
 		api()
-			.get(paths('magicEditor').result)
+			.get(paths(resource).result)
 			.query({ taskId: '64' })
 			.reply(200, taskResponse('64', { input: { imageUrl: PHOTO, ...input } }));
 
 		const { items } = await runNode({
 			node: 'idealHouse',
-			parameters: { resource: 'magicEditor', operation: 'getResult', taskId: '64' },
+			parameters: { resource, operation: 'getResult', taskId: '64' },
 		});
 
 		expect(items[0].json.creditsCharged).toBe(credits);
@@ -311,12 +276,7 @@ describe('Extra Body Fields', () => {
 	test('a model type sent by name to a listed API with one price is refused', async () => {
 		const { error } = await runNode({
 			node: 'idealHouse',
-			parameters: {
-				resource: 'custom',
-				operation: 'create',
-				apiName: 'photoEnhancer',
-				extraBody: `{"imageUrl":"${PHOTO}","modelType":"Pro"}`,
-			},
+			parameters: custom('photoEnhancer', `{"imageUrl":"${PHOTO}","modelType":"Pro"}`),
 		});
 
 		expect(error?.message).toBe(
@@ -326,7 +286,7 @@ describe('Extra Body Fields', () => {
 	});
 
 	test('a 64-bit integer goes out as a JSON number with every digit', async () => {
-		api().post(paths('virtualStaging').create).reply(200, created('65'));
+		serveTask(paths('virtualStaging'), '65');
 
 		const { error } = await runNode({
 			node: 'idealHouse',
@@ -375,7 +335,7 @@ describe('a create answered with an HTTP error whose body names a task', () => {
 
 			const { items, error } = await runNode({
 				node: 'idealHouse',
-				parameters: { resource: 'virtualStaging', operation: 'create', imageUrl: PHOTO },
+				parameters: create('virtualStaging'),
 			});
 
 			expect(error).toBeUndefined();
@@ -396,7 +356,7 @@ describe('a create answered with an HTTP error whose body names a task', () => {
 
 		const { items, error } = await runNode({
 			node: 'idealHouse',
-			parameters: { resource: 'virtualStaging', operation: 'create', imageUrl: PHOTO },
+			parameters: create('virtualStaging'),
 			onError: 'continueRegularOutput',
 		});
 
@@ -417,25 +377,13 @@ describe('every way an item can end after its create keeps the task id and its p
 	const ID = '1839201938475628544';
 
 	function createdAndDone(resource = 'homeDecor'): void {
-		api()
-			.post(paths(resource).create)
-			.reply(200, created(ID))
-			.get(paths(resource).result)
-			.query({ taskId: ID })
-			.reply(
-				200,
-				taskResponse(ID, { output: { resultUrl: `${CDN}/r/1.png`, width: 1, height: 1 } }),
-			);
+		serveTask(paths(resource), ID, {
+			output: { resultUrl: `${CDN}/r/1.png`, width: 1, height: 1 },
+		});
 		nock(CDN).get('/r/1.png').reply(200, TINY_PNG, { 'Content-Type': 'image/png' });
 	}
 
-	const decorate = {
-		resource: 'homeDecor',
-		operation: 'create',
-		imageUrl: PHOTO,
-		modelType: 'Pro',
-		options: { downloadResult: true },
-	};
+	const decorate = create('homeDecor', { modelType: 'Pro', options: { downloadResult: true } });
 
 	/** Each step after the create, made to fail in turn. */
 	const steps: Array<[string, () => void]> = [
@@ -511,13 +459,7 @@ describe('every way an item can end after its create keeps the task id and its p
 	);
 
 	test('the wait runs out: the item names the task and its price', async () => {
-		api()
-			.post(paths('homeDecor').create)
-			.reply(200, created(ID))
-			.get(paths('homeDecor').result)
-			.query({ taskId: ID })
-			.times(10)
-			.reply(200, taskResponse(ID, { status: 'Processing', percentage: 30 }));
+		serveTask(paths('homeDecor'), ID, { ...running(30), times: 10 });
 
 		const { items } = await runNode({
 			node: 'idealHouse',
@@ -533,12 +475,7 @@ describe('every way an item can end after its create keeps the task id and its p
 	});
 
 	test('the task ends Failed: the item names the task, refunded', async () => {
-		api()
-			.post(paths('homeDecor').create)
-			.reply(200, created(ID))
-			.get(paths('homeDecor').result)
-			.query({ taskId: ID })
-			.reply(200, taskResponse(ID, { status: 'Failed' }));
+		serveTask(paths('homeDecor'), ID, { status: 'Failed' });
 
 		const { items } = await runNode({
 			node: 'idealHouse',

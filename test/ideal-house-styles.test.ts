@@ -7,12 +7,12 @@ import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { API_KEY, BASE, api, envelope, recorded, resetWire } from './helpers/api';
+import { API_KEY, BASE, api, envelope, recorded } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { SERVICE_DEFAULT, loadOptions } from './helpers/editor';
 import { CDN } from './helpers/ideal-house';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('option lists loaded in the editor', () => {
 	const STYLES = '/api/v1/style/change_furniture/getStyles';
@@ -21,6 +21,18 @@ describe('option lists loaded in the editor', () => {
 		id,
 		url: `${CDN}/styles/${id}.png`,
 	});
+
+	/** Style Config answers with this data, in its envelope. */
+	const answerStyles = (data: unknown) =>
+		api()
+			.get(STYLES)
+			.reply(200, envelope(JSON.stringify(data)));
+	/** The Change Furniture field of this group's option list, as the editor loads it. */
+	const loadFurniture = (group: string) =>
+		loadOptions(`styles__change_furniture__${group}`, {
+			resource: 'changeFurniture',
+			operation: 'create',
+		});
 
 	test('the node has one loader per loaded field, each named after its style key and group', () => {
 		const methods = new IdealHouse().description.properties
@@ -42,26 +54,16 @@ describe('option lists loaded in the editor', () => {
 	});
 
 	test('a group named by its name beside another text field (such as its selection type)', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify([
-						{ type: 'single', name: 'roomType', options: [option('Living Room', 'r1')] },
-						{
-							type: 'multiple',
-							name: 'elements',
-							options: [option('Sofa', 'e1'), option('Rug', 'e2')],
-						},
-					]),
-				),
-			);
+		answerStyles([
+			{ type: 'single', name: 'roomType', options: [option('Living Room', 'r1')] },
+			{
+				type: 'multiple',
+				name: 'elements',
+				options: [option('Sofa', 'e1'), option('Rug', 'e2')],
+			},
+		]);
 
-		const options = await loadOptions('styles__change_furniture__elements', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
+		const options = await loadFurniture('elements');
 
 		expect(options.map(({ name, value }) => ({ name, value }))).toEqual([
 			{ name: 'Sofa', value: 'e1' },
@@ -70,35 +72,25 @@ describe('option lists loaded in the editor', () => {
 	});
 
 	test('a group in another nesting and with names in a list of languages', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({
-						groups: [
-							{
-								groupName: 'style',
-								list: [
-									{
-										name: [
-											{ lang: 'zh', value: '北欧风' },
-											{ lang: 'en', value: 'Scandinavian' },
-										],
-										id: 's1',
-									},
-									{ name: 'Japandi', id: 7 },
-								],
-							},
-						],
-					}),
-				),
-			);
-
-		const options = await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
+		answerStyles({
+			groups: [
+				{
+					groupName: 'style',
+					list: [
+						{
+							name: [
+								{ lang: 'zh', value: '北欧风' },
+								{ lang: 'en', value: 'Scandinavian' },
+							],
+							id: 's1',
+						},
+						{ name: 'Japandi', id: 7 },
+					],
+				},
+			],
 		});
+
+		const options = await loadFurniture('style');
 
 		expect(options).toEqual([
 			SERVICE_DEFAULT,
@@ -111,19 +103,9 @@ describe('option lists loaded in the editor', () => {
 	});
 
 	test('the English name and the id of each option, with its preview', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({ roomType: [option('Living Room', 'a1'), option('Bedroom', 'b2')] }),
-				),
-			);
+		answerStyles({ roomType: [option('Living Room', 'a1'), option('Bedroom', 'b2')] });
 
-		const options = await loadOptions('styles__change_furniture__roomType', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
+		const options = await loadFurniture('roomType');
 
 		// A single choice starts with the entry that sends nothing, so that the empty default is listed.
 		expect(options).toEqual([
@@ -134,24 +116,12 @@ describe('option lists loaded in the editor', () => {
 	});
 
 	test('a group the answer does not hold is a clear error naming the groups it found', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(
-					JSON.stringify({
-						categories: [option('Sofa', 'x1')],
-						rooms: { items: [option('Living Room', 'x2')] },
-					}),
-				),
-			);
+		answerStyles({
+			categories: [option('Sofa', 'x1')],
+			rooms: { items: [option('Living Room', 'x2')] },
+		});
 
-		await expect(
-			loadOptions('styles__change_furniture__elements', {
-				resource: 'changeFurniture',
-				operation: 'create',
-			}),
-		).rejects.toThrow(
+		await expect(loadFurniture('elements')).rejects.toThrow(
 			'No group "elements" in the change_furniture options (found: categories, rooms)',
 		);
 	});
@@ -166,14 +136,9 @@ describe('option lists loaded in the editor', () => {
 			option('x'.repeat(300), 'long'),
 			...many,
 		];
-		api()
-			.get(STYLES)
-			.reply(200, envelope(JSON.stringify({ roomType: untidy })));
+		answerStyles({ roomType: untidy });
 
-		const options = await loadOptions('styles__change_furniture__roomType', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		});
+		const options = await loadFurniture('roomType');
 
 		expect(options).toHaveLength(1 + 500);
 		expect(options.slice(0, 4)).toEqual([
@@ -188,19 +153,9 @@ describe('option lists loaded in the editor', () => {
 	});
 
 	test('a group with no usable entry is an error naming the group, not an empty list', async () => {
-		api()
-			.get(STYLES)
-			.reply(
-				200,
-				envelope(JSON.stringify({ roomType: [{ name: { en: 'No id' } }, { id: '' }, 'text'] })),
-			);
+		answerStyles({ roomType: [{ name: { en: 'No id' } }, { id: '' }, 'text'] });
 
-		await expect(
-			loadOptions('styles__change_furniture__roomType', {
-				resource: 'changeFurniture',
-				operation: 'create',
-			}),
-		).rejects.toThrow(
+		await expect(loadFurniture('roomType')).rejects.toThrow(
 			'The "roomType" group of the change_furniture options has no entry with an ID (3 entries in the answer)',
 		);
 	});
@@ -210,10 +165,7 @@ describe('option lists loaded in the editor', () => {
 			.get(STYLES)
 			.reply(200, envelope('null', 5002, 'invalid API key'));
 
-		const failure = await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		}).catch((error: Error) => error);
+		const failure = await loadFurniture('style').catch((error: Error) => error);
 
 		expect(failure).toBeInstanceOf(Error);
 		expect((failure as Error).message).toBe(
@@ -225,10 +177,9 @@ describe('option lists loaded in the editor', () => {
 	test('the service out of reach: a clear error that says an ID can still be typed', async () => {
 		nock(BASE).get(STYLES).replyWithError('connect ECONNREFUSED');
 
-		const failure = (await loadOptions('styles__change_furniture__style', {
-			resource: 'changeFurniture',
-			operation: 'create',
-		}).catch((error: unknown) => error)) as Error & { description?: string };
+		const failure = (await loadFurniture('style').catch((error: unknown) => error)) as Error & {
+			description?: string;
+		};
 
 		expect(failure.message).toMatch(
 			/^Could not load the change_furniture options from Ideal House: /,

@@ -4,37 +4,24 @@
  * for the API or too large is refused before a byte leaves n8n. Ideal House is answered by nock
  * (every request recorded), the bucket is a real S3-compatible store on loopback.
  */
-import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { logLines, runNode, type NodeName } from '../dev/harness/engine';
+import { runNode, type NodeName } from '../dev/harness/engine';
 import { noisyPng } from '../service/png.ts';
-import { OR, PE, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { OR, PE, api, created, recorded, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
 import { remove } from './helpers/params';
-import { startTestStorage, type TestStorage } from './helpers/s3-storage';
+import type { TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 
 const files = filesystemBinaryData();
 let storage: TestStorage;
 
-beforeAll(async () => {
-	await files.init();
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	files.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-	files.resetReads();
-	logLines.length = 0;
-});
+beforeAll(async () => await files.init());
+afterAll(() => files.close());
+eachTestWithStorage((started) => (storage = started));
+beforeEach(() => files.resetReads());
 
 const VS = { create: '/api/v1/virtualStaging/generate', result: '/api/v1/virtualStaging/result' };
 const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };
@@ -349,7 +336,7 @@ describe('a mask is checked as a photo is', () => {
 	test('stored by id and whole: streamed, and sent as the base64 of its bytes', async () => {
 		// About 300 kB of noise: several chunks, none of them a multiple of 3 bytes long.
 		const photoMask = noisyPng(400, 300, 300_000, 7);
-		api().post(OR.create).reply(200, created('91'));
+		serveTask(OR, '91');
 		api()
 			.get(OR.result)
 			.query({ taskId: '91' })

@@ -4,32 +4,29 @@ import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	PE,
 	TINY_PNG,
 	api,
 	clock,
 	created,
+	queued,
 	recorded,
 	resetWire,
+	resultOf,
+	running,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';
 import { answerAnyRequest, expectRejected } from './helpers/refusals';
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('Photo Enhancer: enhance and wait', () => {
 	test('sends the create request the spec describes and emits the finished task', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 40 }))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } }));
+		serveTask(PE, BIG_ID, running(40), { input: { presetId: 'sky-replacement-sunset-sky' } });
 
 		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -57,11 +54,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 					waitNumber: 0,
 					percentage: 100,
 					input: { presetId: 'sky-replacement-sunset-sky' },
-					output: {
-						resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`,
-						width: 4096,
-						height: 3072,
-					},
+					output: resultOf(BIG_ID),
 					creditsCharged: 10,
 				},
 				pairedItem: { item: 0 },
@@ -94,12 +87,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 			{ presetId: 'sky-replacement-sunset-sky', imageSize: '512' },
 		],
 	])('sends %s', async (_name, parameters, expected) => {
-		api()
-			.post(PE.create)
-			.reply(200, created('42'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('42'));
+		serveTask(PE, '42', DONE);
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -116,12 +104,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test('an expression that yields a list of URLs is sent as a list', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('7'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('7'));
+		serveTask(PE, '7', DONE);
 
 		await runNode({
 			node: 'photoEnhancer',
@@ -171,12 +154,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 	});
 
 	test('URLs typed one by one are sent as one list', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('8'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('8'));
+		serveTask(PE, '8', DONE);
 
 		await runNode({
 			node: 'photoEnhancer',
@@ -210,15 +188,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 			[60, 5000],
 		]) {
 			resetWire();
-			api()
-				.post(PE.create)
-				.reply(200, created('9'))
-				.get(PE.result)
-				.query(true)
-				.reply(200, taskResponse('9', { status: 'Unprocessed', waitNumber: 3 }))
-				.get(PE.result)
-				.query(true)
-				.reply(200, taskResponse('9'));
+			serveTask(PE, '9', queued(3), DONE);
 			await runNode({
 				node: 'photoEnhancer',
 				parameters: enhance({ options: { pollInterval: asked } }),
@@ -266,7 +236,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 
 describe('Photo Enhancer: without waiting, and Get Result', () => {
 	test('Wait for Completion off returns the task id at once, with one request', async () => {
-		api().post(PE.create).reply(200, created(BIG_ID));
+		serveTask(PE, BIG_ID);
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -339,21 +309,9 @@ describe('Photo Enhancer: without waiting, and Get Result', () => {
 
 describe('Photo Enhancer: result download', () => {
 	test('attaches the image under the chosen property, without sending the API key to the file host', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('77'))
-			.get(PE.result)
-			.query(true)
-			.reply(
-				200,
-				taskResponse('77', {
-					output: {
-						resultUrl: 'https://files.example.net/out/render?sig=abc',
-						width: 1,
-						height: 1,
-					},
-				}),
-			);
+		serveTask(PE, '77', {
+			output: { resultUrl: 'https://files.example.net/out/render?sig=abc', width: 1, height: 1 },
+		});
 		const download = nock('https://files.example.net')
 			.get('/out/render')
 			.query({ sig: 'abc' })
@@ -580,7 +538,7 @@ describe('Photo Enhancer: image URLs as users write them', () => {
 		['https:photos.example.com/a b.jpg', 'https://photos.example.com/a%20b.jpg'],
 		['HTTPS://Photos.Example.com/x.jpg', 'https://photos.example.com/x.jpg'],
 	])('the URL %j is sent as %s', async (imageUrl, sent) => {
-		api().post(PE.create).reply(200, created('1'));
+		serveTask(PE, '1');
 
 		await runNode({
 			node: 'photoEnhancer',

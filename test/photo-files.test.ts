@@ -18,20 +18,15 @@ import {
 	OR,
 	PE,
 	api,
-	created,
 	flushEventLoop,
 	recorded,
 	resetWire,
-	taskResponse,
+	serveTask,
 } from './helpers/api';
 import { jpegImage, pngImage } from './helpers/images';
 import { runStoppedInWait, settles, startRun } from './helpers/run';
-import {
-	STORAGE_REGION,
-	STORAGE_SECRET,
-	startTestStorage,
-	type TestStorage,
-} from './helpers/s3-storage';
+import { STORAGE_REGION, STORAGE_SECRET, type TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 import { verifySigV4 } from './helpers/sigv4-verifier';
 
 const JPEG = jpegImage(640, 480);
@@ -40,21 +35,7 @@ const VS_CREATE = '/api/v1/virtualStaging/generate';
 const VS_RESULT = '/api/v1/virtualStaging/result';
 
 let storage: TestStorage;
-
-beforeAll(async () => {
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-	logLines.length = 0;
-});
+eachTestWithStorage((started) => (storage = started));
 
 function fileItem(files: Record<string, Buffer>, json = {}) {
 	return {
@@ -76,13 +57,32 @@ const remove = (parameters: Record<string, unknown> = {}) => ({
 	...parameters,
 });
 
+/** The Object Remover on one item whose photo is a JPEG file, with the test store's credential. */
+const oneJpegToRemove = () => ({
+	node: 'objectRemover' as const,
+	parameters: remove(),
+	items: [fileItem({ photo: JPEG })],
+	storageCredentials: storage.credentials,
+});
+
+/** Ideal House AI's Virtual Staging on one item holding this file (its only property), through the store. */
+function stageFile(file: Record<string, Buffer>, options: Record<string, unknown> = {}) {
+	return {
+		node: 'idealHouse' as const,
+		parameters: {
+			resource: 'virtualStaging',
+			operation: 'create',
+			imageSource: 'binary',
+			imageBinaryProperty: Object.keys(file)[0],
+			options,
+		},
+		items: [fileItem(file)],
+		storageCredentials: storage.credentials,
+	};
+}
+
 function answerTask(create: string, result: string, id: string, status = 'Success') {
-	api()
-		.post(create)
-		.reply(200, created(id))
-		.get(result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status }));
+	serveTask({ create, result }, id, { status });
 }
 
 const puts = () => storage.requests.filter((request) => request.method === 'PUT');
@@ -116,12 +116,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('Object Remover: signed PUT of the bytes, a presigned GET link as imageUrl, the object deleted at the end', async () => {
 		answerTask(OR.create, OR.result, '41');
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: '41', status: 'Success', creditsCharged: 1 });
@@ -152,12 +147,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('what leaves n8n: the Ideal House key never goes to the storage, the storage secret goes nowhere', async () => {
 		answerTask(OR.create, OR.result, '42');
 
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(oneJpegToRemove());
 
 		for (const request of storage.requests) {
 			expect(JSON.stringify(request.headers)).not.toContain(API_KEY);
@@ -203,17 +193,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 	test('Ideal House AI: a resource with imageUrl takes the file the same way', async () => {
 		answerTask(VS_CREATE, VS_RESULT, '44');
 
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'room',
-			},
-			items: [fileItem({ room: PNG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(stageFile({ room: PNG }));
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -286,12 +266,7 @@ describe('a bad file is an item error naming the item and the property, with no 
 		const limit = imageFileLimits.maxBytes;
 		imageFileLimits.maxBytes = 1000;
 		try {
-			const { error } = await runNode({
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			});
+			const { error } = await runNode(oneJpegToRemove());
 			expect(error?.message).toMatch(
 				/Image Binary Property "photo" is larger than 20 MB .* \[item 0\]/,
 			);
@@ -353,12 +328,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' && failures-- > 0 ? { status: 503, code: 'SlowDown' } : undefined;
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -373,12 +343,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' && failures-- > 0 ? { reset: true } : undefined;
 
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(oneJpegToRemove());
 
 		expect(items[0].json.status).toBe('Success');
 		expect(puts()).toHaveLength(2);
@@ -388,12 +353,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'PUT' ? { status: 500, code: 'InternalError' } : undefined;
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(
 			/Upload storage \(bucket "listing-photos" at 127\.0\.0\.1:\d+\) failed while uploading the photo: the storage is failing right now \(HTTP 500 InternalError\)/,
@@ -413,12 +373,7 @@ describe('storage faults at each step of the upload', () => {
 		async (code, status, message, todo) => {
 			storage.fault = ({ method }) => (method === 'PUT' ? { status, code } : undefined);
 
-			const { error } = await runNode({
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			});
+			const { error } = await runNode(oneJpegToRemove());
 
 			expect(error?.message).toMatch(/^Upload storage \(bucket "listing-photos" at /);
 			expect(error?.message).toMatch(message);
@@ -462,12 +417,7 @@ describe('storage faults at each step of the upload', () => {
 					}
 				: undefined;
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/the bucket is not in region "eu-west-1" but in "ap-south-1"/);
 		expect(puts()).toHaveLength(1);
@@ -482,12 +432,7 @@ describe('storage faults at each step of the upload', () => {
 			return { holdMs: 600_000 };
 		};
 
-		const run = startRun({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const run = startRun(oneJpegToRemove());
 		const { error } = await settles(run.result, 'the run ends on Stop while the PUT is held');
 
 		expect(error?.message).toBe('Execution stopped while the photo was being uploaded');
@@ -501,12 +446,7 @@ describe('storage faults at each step of the upload', () => {
 		storage.fault = ({ method }) =>
 			method === 'DELETE' ? { status: 500, code: 'InternalError' } : undefined;
 
-		const { items, error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(oneJpegToRemove());
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ id: '49', status: 'Success', creditsCharged: 1 });
@@ -522,7 +462,7 @@ describe('storage faults at each step of the upload', () => {
 
 describe('how long the object lives', () => {
 	test('without waiting, the object is kept and the item says where it is and until when', async () => {
-		api().post(OR.create).reply(200, created('50'));
+		serveTask(OR, '50');
 		const before = Date.now();
 
 		const { items } = await runNode({
@@ -562,12 +502,7 @@ describe('how long the object lives', () => {
 	test('a task that ends Failed: the object is deleted', async () => {
 		answerTask(OR.create, OR.result, '52', 'Failed');
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/task 52 failed/);
 		expect(deletes()).toHaveLength(1);
@@ -579,12 +514,7 @@ describe('how long the object lives', () => {
 			.post(OR.create)
 			.reply(200, '{"code":1011,"message":"imageUrl could not be fetched","data":null}');
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { error } = await runNode(oneJpegToRemove());
 
 		expect(error?.message).toMatch(/1011/);
 		expect(deletes()).toHaveLength(1);
@@ -592,23 +522,9 @@ describe('how long the object lives', () => {
 	});
 
 	test('Stop while the task runs: the object is deleted all the same', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('53'))
-			.get(OR.result)
-			.query(true)
-			.times(1000)
-			.reply(200, taskResponse('53', { status: 'Processing' }));
+		serveTask(OR, '53', { status: 'Processing', times: 1000 });
 		// Stop is pressed as the wait after the second status check begins.
-		const { error } = await runStoppedInWait(
-			{
-				node: 'objectRemover',
-				parameters: remove(),
-				items: [fileItem({ photo: JPEG })],
-				storageCredentials: storage.credentials,
-			},
-			2,
-		);
+		const { error } = await runStoppedInWait(oneJpegToRemove(), 2);
 
 		expect(error?.message).toMatch(/stopped/i);
 		// The delete runs on after Stop: wait for the bucket's answer to it, not only its arrival.
@@ -620,18 +536,7 @@ describe('how long the object lives', () => {
 
 describe('Preview with a photo that is a file', () => {
 	test('checks the file, shows the signed link the service would get, and uploads nothing', async () => {
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'photo',
-				options: { preview: true },
-			},
-			items: [fileItem({ photo: JPEG })],
-			storageCredentials: storage.credentials,
-		});
+		const { items, error } = await runNode(stageFile({ photo: JPEG }, { preview: true }));
 
 		expect(error).toBeUndefined();
 		expect(storage.requests).toEqual([]);
@@ -652,18 +557,8 @@ describe('Preview with a photo that is a file', () => {
 	});
 
 	test('a file that is not a photo is refused in a preview too, with nothing sent', async () => {
-		const { error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'photo',
-				options: { preview: true },
-			},
-			items: [fileItem({ photo: Buffer.from('<html>not a photo</html>') })],
-			storageCredentials: storage.credentials,
-		});
+		const notAPhoto = Buffer.from('<html>not a photo</html>');
+		const { error } = await runNode(stageFile({ photo: notAPhoto }, { preview: true }));
 
 		expect(error?.message).toMatch(/photo/);
 		expect(storage.requests).toEqual([]);

@@ -3,31 +3,18 @@
  * still fetch it while its task is unfinished. In n8n's engine, Ideal House answered by nock, the
  * bucket a real S3-compatible store on loopback (every request recorded).
  */
-import nock from 'nock';
 
 import { runNode } from '../dev/harness/engine';
 import { gradientPng } from '../service/png';
-import { PE, api, created, envelope, recorded, resetWire, taskResponse } from './helpers/api';
-import { startTestStorage, type TestStorage } from './helpers/s3-storage';
+import { DONE, PE, answerCreates, queued, recorded, refuseCreates, serveTask } from './helpers/api';
+import type { TestStorage } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 
 const PHOTO = gradientPng(320, 240, [40, 90, 160], [240, 200, 120]);
 const DAY_SECONDS = 24 * 60 * 60;
 
 let storage: TestStorage;
-
-beforeAll(async () => {
-	storage = await startTestStorage();
-});
-afterAll(async () => {
-	await storage.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-});
+eachTestWithStorage((started) => (storage = started));
 
 const photoItems = (count: number) =>
 	Array.from({ length: count }, (_, index) => ({
@@ -48,18 +35,27 @@ const enhanceFile = (parameters: Record<string, unknown> = {}) => ({
 	...parameters,
 });
 
+/** The Photo Enhancer on `count` items, each one photo, with these options; errors stay on the items. */
+const photosToEnhance = (count: number, options: Record<string, unknown>) => ({
+	node: 'photoEnhancer' as const,
+	parameters: enhanceFile({ options }),
+	items: photoItems(count),
+	storageCredentials: storage.credentials,
+	onError: 'continueRegularOutput' as const,
+});
+
+/** The Photo Enhancer on one item holding the photo. */
+const onePhotoToEnhance = (parameters: Record<string, unknown>) => ({
+	node: 'photoEnhancer' as const,
+	parameters: enhanceFile(parameters),
+	items: photoItems(1),
+	storageCredentials: storage.credentials,
+});
+
 const puts = () => storage.requests.filter((request) => request.method === 'PUT');
 const deletes = () => storage.requests.filter((request) => request.method === 'DELETE');
 const creates = () => recorded.filter((request) => request.method === 'POST');
 const keyOf = (path: string) => path.replace(`/${storage.bucket}/`, '');
-
-function answerCreates(count: number): void {
-	let next = 81;
-	api()
-		.post(PE.create)
-		.times(count)
-		.reply(200, () => created(String(next++)));
-}
 
 /** The lifetime the service's link was signed for, read from the link a create carried. */
 function linkSeconds(index = 0): number {
@@ -71,13 +67,7 @@ describe('a photo leaves n8n only when its create may go', () => {
 	test('an item whose price alone passes the Credit Limit uploads nothing', async () => {
 		answerCreates(1);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { creditLimit: 5 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		const { items } = await runNode(photosToEnhance(1, { creditLimit: 5 }));
 
 		expect(items[0].json.error).toMatch(/^Credit Limit of 5 credits reached/);
 		expect(storage.requests).toEqual([]);
@@ -87,13 +77,7 @@ describe('a photo leaves n8n only when its create may go', () => {
 	test('a limit of 10 and three photos: one upload, for the one create', async () => {
 		answerCreates(3);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { creditLimit: 10 } }),
-			items: photoItems(3),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		const { items } = await runNode(photosToEnhance(3, { creditLimit: 10 }));
 
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'81',
@@ -106,18 +90,10 @@ describe('a photo leaves n8n only when its create may go', () => {
 	});
 
 	test('after a 9051, the items held back upload nothing', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			// One request a second: the second and third items wait their turn behind the first.
-			parameters: enhanceFile({ options: { maxRequestsPerSecond: 1 } }),
-			items: photoItems(3),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		// One request a second: the second and third items wait their turn behind the first.
+		const { items } = await runNode(photosToEnhance(3, { maxRequestsPerSecond: 1 }));
 
 		expect(items.map((item) => item.json.error)).toEqual([
 			expect.stringMatching(/^Ideal House error 9051/),
@@ -139,14 +115,10 @@ describe('a photo leaves n8n only when its create may go', () => {
 			return { status: 403, code: 'AccessDenied', message: 'Access Denied' };
 		};
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			// One request a second: the second item's turn comes once the first has ended.
-			parameters: enhanceFile({ options: { creditLimit: 10, maxRequestsPerSecond: 1 } }),
-			items: photoItems(2),
-			storageCredentials: storage.credentials,
-			onError: 'continueRegularOutput',
-		});
+		// One request a second: the second item's turn comes once the first has ended.
+		const { items } = await runNode(
+			photosToEnhance(2, { creditLimit: 10, maxRequestsPerSecond: 1 }),
+		);
 
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			expect.stringMatching(/^Upload storage .*\(AccessDenied\)$/),
@@ -163,12 +135,7 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 		// Links are signed by the real time, which the store checks.
 		const before = Date.now();
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ options: { timeout: 1 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		const { items } = await runNode(onePhotoToEnhance({ options: { timeout: 1 } }));
 
 		expect(linkSeconds()).toBe(DAY_SECONDS);
 		expect(items[0].json).toEqual({
@@ -188,23 +155,14 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task still queued: the object is kept for it', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('90'))
-			.get(PE.result)
-			.query(true)
-			.times(100)
-			.reply(200, taskResponse('90', { status: 'Unprocessed', waitNumber: 40 }));
+		serveTask(PE, '90', { ...queued(40), times: 100 });
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({
+		const { items } = await runNode(
+			onePhotoToEnhance({
 				waitForCompletion: true,
 				options: { timeout: 30, onTimeout: 'returnLastStatus' },
 			}),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		);
 
 		expect(items[0].json).toMatchObject({ id: '90', status: 'Unprocessed', waitNumber: 40 });
 		expect(items[0].json.upload).toMatchObject({ keys: [keyOf(puts()[0].path)] });
@@ -213,22 +171,14 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('On Timeout = Output the Last Status, a task that finished: the object is deleted', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('91'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('91'));
+		serveTask(PE, '91', DONE);
 
-		const { items } = await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({
+		const { items } = await runNode(
+			onePhotoToEnhance({
 				waitForCompletion: true,
 				options: { timeout: 30, onTimeout: 'returnLastStatus' },
 			}),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		);
 
 		expect(items[0].json).toMatchObject({ id: '91', status: 'Success' });
 		expect(items[0].json.upload).toBeUndefined();
@@ -236,19 +186,9 @@ describe('a task the node leaves unfinished keeps its photo', () => {
 	});
 
 	test('waiting with On Timeout = Fail the Item: the link lasts the Timeout plus 5 minutes', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('92'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('92'));
+		serveTask(PE, '92', DONE);
 
-		await runNode({
-			node: 'photoEnhancer',
-			parameters: enhanceFile({ waitForCompletion: true, options: { timeout: 60 } }),
-			items: photoItems(1),
-			storageCredentials: storage.credentials,
-		});
+		await runNode(onePhotoToEnhance({ waitForCompletion: true, options: { timeout: 60 } }));
 
 		expect(linkSeconds()).toBe(360);
 	});

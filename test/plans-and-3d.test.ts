@@ -9,13 +9,14 @@ import nock from 'nock';
 
 import { sniffModelType, sniffResultType } from '../nodes/shared/results/file-types';
 import { runNode } from '../dev/harness/engine';
-import { BIG_ID, TINY_PNG, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { BIG_ID, TINY_PNG, api, created, recorded, taskResponse } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
+import { glb, zipOf } from './helpers/model-files';
 
 const PHOTO = 'https://photos.example.com/listing/room.jpg';
 const CDN = 'https://cdn.ideal.house';
 
-beforeEach(() => resetWire());
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 /** A create that is answered and a task that finished, for the resource's paths. */
 function finishes(resource: string, output?: object): void {
@@ -37,30 +38,20 @@ async function create(resource: string, parameters: Record<string, unknown>, opt
 const sentBody = () => recorded.find((request) => request.method === 'POST')?.body;
 
 describe('the bodies sent, with the documented defaults', () => {
+	const EVERY_FLOOR_PLAN_FIELD = {
+		bedrooms: 4,
+		bathrooms: 3,
+		kitchenType: 'closed',
+		grossArea: '150-180m²',
+		extras: 'garage, laundry',
+		refImageUrl: 'https://plans.example.com/ref.png',
+		modelType: 'Pro',
+	};
+
 	test.each([
 		['floorPlan', {}, { bedrooms: 2, bathrooms: 1, kitchenType: 'open', modelType: 'Base' }, 10],
-		[
-			'floorPlan',
-			{
-				bedrooms: 4,
-				bathrooms: 3,
-				kitchenType: 'closed',
-				grossArea: '150-180m²',
-				extras: 'garage, laundry',
-				refImageUrl: 'https://plans.example.com/ref.png',
-				modelType: 'Pro',
-			},
-			{
-				bedrooms: 4,
-				bathrooms: 3,
-				kitchenType: 'closed',
-				grossArea: '150-180m²',
-				extras: 'garage, laundry',
-				refImageUrl: 'https://plans.example.com/ref.png',
-				modelType: 'Pro',
-			},
-			20,
-		],
+		// Every field given: sent as given.
+		['floorPlan', EVERY_FLOOR_PLAN_FIELD, EVERY_FLOOR_PLAN_FIELD, 20],
 		['housePlan', { stories: '2' }, { stories: '2', modelType: 'Base' }, 10],
 		[
 			'housePlan',
@@ -207,18 +198,6 @@ describe('refused before anything is sent or charged', () => {
 	});
 });
 
-/** A small binary glTF: the 12-byte header, then a JSON chunk. */
-function glb(): Buffer {
-	const json = Buffer.from('{"asset":{"version":"2.0"}}  ');
-	const header = Buffer.alloc(20);
-	header.write('glTF', 0, 'latin1');
-	header.writeUInt32LE(2, 4);
-	header.writeUInt32LE(20 + json.length, 8);
-	header.writeUInt32LE(json.length, 12);
-	header.write('JSON', 16, 'latin1');
-	return Buffer.concat([header, json]);
-}
-
 describe("AI 3D's model file", () => {
 	const model = `${CDN}/results/${BIG_ID}.glb`;
 
@@ -265,13 +244,8 @@ describe("AI 3D's model file", () => {
 });
 
 describe('3D model files told apart by their first bytes', () => {
-	/** A ZIP whose first entry has this name: its local file header, then nothing more. */
-	function zipWith(name: string): Buffer {
-		const header = Buffer.alloc(30);
-		header.write('PK\x03\x04', 0, 'latin1');
-		header.writeUInt16LE(Buffer.byteLength(name), 26);
-		return Buffer.concat([header, Buffer.from(name, 'latin1')]);
-	}
+	/** A ZIP whose first entry has this name, and nothing in it. */
+	const zipWith = (name: string) => zipOf([[name, '']]);
 
 	test.each([
 		['GLB', glb(), 'model/gltf-binary', 'glb'],

@@ -16,32 +16,45 @@ describe('queue record: how long the tasks run', () => {
 		expect(record.queuedFinish(T0, 3)).toBeUndefined();
 	});
 
-	it('keeps what every task’s progress allows', () => {
+	/** Readings of a task's run: its name, and the least and most it can have run. */
+	type Reading = [task: string, lo: number, hi: number];
+	test.each<[string, Reading[], { lo: number; hi: number } | undefined]>([
+		[
+			'keeps what every task’s progress allows',
+			[
+				['a', 9000, 10_000],
+				['b', 9500, 10_500],
+			],
+			{ lo: 9500, hi: 10_000 },
+		],
+		[
+			'leaves one odd task out when the others agree',
+			[
+				...Array.from({ length: 10 }, (_, k): Reading => [`t${k}`, 9800, 10_000]),
+				['odd', 20_000, 21_000],
+			],
+			{ lo: 9800, hi: 10_000 },
+		],
+		[
+			'a task’s later reading replaces its earlier one',
+			[
+				['a', 8000, 12_000],
+				['a', 9900, 10_100],
+			],
+			{ lo: 9900, hi: 10_100 },
+		],
+		[
+			'ignores windows that say nothing',
+			[
+				['zero', 0, 5000],
+				['backwards', 6000, 5000],
+			],
+			undefined,
+		],
+	])('%s', (_name, readings, runTime) => {
 		const record = new QueueObservations();
-		record.recordRun('a', { lo: 9000, hi: 10_000 });
-		record.recordRun('b', { lo: 9500, hi: 10_500 });
-		expect(record.runTime).toEqual({ lo: 9500, hi: 10_000 });
-	});
-
-	it('leaves one odd task out when the others agree', () => {
-		const record = new QueueObservations();
-		for (let k = 0; k < 10; k++) record.recordRun(`t${k}`, { lo: 9800, hi: 10_000 });
-		record.recordRun('odd', { lo: 20_000, hi: 21_000 });
-		expect(record.runTime).toEqual({ lo: 9800, hi: 10_000 });
-	});
-
-	it('a task’s later reading replaces its earlier one', () => {
-		const record = new QueueObservations();
-		record.recordRun('a', { lo: 8000, hi: 12_000 });
-		record.recordRun('a', { lo: 9900, hi: 10_100 });
-		expect(record.runTime).toEqual({ lo: 9900, hi: 10_100 });
-	});
-
-	it('ignores windows that say nothing', () => {
-		const record = new QueueObservations();
-		record.recordRun('zero', { lo: 0, hi: 5000 });
-		record.recordRun('backwards', { lo: 6000, hi: 5000 });
-		expect(record.runTime).toBeUndefined();
+		for (const [task, lo, hi] of readings) record.recordRun(task, { lo, hi });
+		expect(record.runTime).toEqual(runTime);
 	});
 
 	it('goes by one early reading only until a task shows more, or it ends', () => {

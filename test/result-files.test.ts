@@ -13,50 +13,13 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { limits } from '../nodes/shared/basics/limits';
 import { runNode } from '../dev/harness/engine';
-import { API_KEY, BIG_ID, TINY_PNG, api, created, resetWire, taskResponse } from './helpers/api';
-import { startServer, type LocalServer } from './helpers/local-server';
+import { API_KEY, BIG_ID, TINY_PNG, api, created, taskResponse } from './helpers/api';
+import type { LocalServer } from './helpers/local-server';
+import { eachTestOnAFreshWire } from './helpers/journey';
+import { glb, zipOf } from './helpers/model-files';
+import { CDN, PHOTO, create, paths } from './helpers/ideal-house';
 
-const PHOTO = 'https://photos.example.com/listing/room.jpg';
-const CDN = 'https://cdn.ideal.house';
-
-const defaultLimits = { ...limits };
-const servers: LocalServer[] = [];
-
-beforeEach(() => {
-	resetWire();
-	Object.assign(limits, defaultLimits);
-});
-afterEach(async () => {
-	for (const running of servers.splice(0)) await running.close();
-});
-afterAll(() => nock.restore());
-
-/** A small binary glTF: the 12-byte header, then a JSON chunk. */
-function glb(): Buffer {
-	const json = Buffer.from('{"asset":{"version":"2.0"}}  ');
-	const header = Buffer.alloc(20);
-	header.write('glTF', 0, 'latin1');
-	header.writeUInt32LE(2, 4);
-	header.writeUInt32LE(20 + json.length, 8);
-	header.writeUInt32LE(json.length, 12);
-	header.write('JSON', 16, 'latin1');
-	return Buffer.concat([header, json]);
-}
-
-/** A ZIP of stored entries: each a local file header, its name, then its bytes. */
-function zipOf(entries: Array<[string, string]>): Buffer {
-	return Buffer.concat(
-		entries.flatMap(([name, content]) => {
-			const header = Buffer.alloc(30);
-			header.write('PK\x03\x04', 0, 'latin1');
-			header.writeUInt16LE(20, 4);
-			header.writeUInt32LE(Buffer.byteLength(content), 18);
-			header.writeUInt32LE(Buffer.byteLength(content), 22);
-			header.writeUInt16LE(Buffer.byteLength(name), 26);
-			return [header, Buffer.from(name, 'latin1'), Buffer.from(content, 'latin1')];
-		}),
-	);
-}
+const journey = eachTestOnAFreshWire();
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), Buffer.alloc(40, 3)]);
 
@@ -82,7 +45,7 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		pieces: number[],
 		name: string,
 	): Promise<LocalServer> {
-		const service = await startServer((req, res) => {
+		const service = await journey.server((req, res) => {
 			if (req.url?.startsWith(`/api/v1/${resource}/generate`)) {
 				res.end(created(BIG_ID));
 				return;
@@ -94,7 +57,6 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 			}
 			void trickle(res, file, pieces);
 		});
-		servers.push(service);
 		return service;
 	}
 
@@ -118,23 +80,31 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		nodeClock.sleep = async (ms, signal) => await sleep(Math.min(ms, 50), signal);
 	});
 
+	/** Runs `node` against a server that trickles `file` as the result of its task, downloaded. */
+	async function runTrickled(
+		node: 'photoEnhancer' | 'idealHouse',
+		parameters: Record<string, unknown>,
+		[file, pieces, name]: [Buffer, number[], string],
+	) {
+		const resource = node === 'idealHouse' ? String(parameters.resource) : node;
+		const service = await trickling(resource, file, pieces, name);
+		return await runNode({
+			node,
+			parameters: { ...parameters, options: { downloadResult: true } },
+			credentials: { apiKey: API_KEY, baseUrl: service.url },
+		});
+	}
+
 	test.each([
 		['a PNG in 2-byte pieces', TINY_PNG, [2], 'image/png', 'png'],
 		['a PNG in 4-byte pieces', TINY_PNG, [4], 'image/png', 'png'],
 		['a JPEG in 2-byte pieces', JPEG, [2], 'image/jpeg', 'jpg'],
 	])('Photo Enhancer: %s is attached whole', async (_name, file, pieces, mimeType, extension) => {
-		const service = await trickling('photoEnhancer', file, pieces, 'enhanced');
-
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			parameters: {
-				operation: 'enhance',
-				imageUrl: PHOTO,
-				presetId: 'exterior-enhancement-curb-appeal',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
+		const { items, error } = await runTrickled(
+			'photoEnhancer',
+			{ operation: 'enhance', imageUrl: PHOTO, presetId: 'exterior-enhancement-curb-appeal' },
+			[file, pieces, 'enhanced'],
+		);
 
 		expect(error).toBeUndefined();
 		expect(attached(items[0])).toEqual({
@@ -149,85 +119,42 @@ describe('a result sent a few bytes at a time, on a real socket', () => {
 		});
 	});
 
-	test('Ideal House AI, AI 3D: a GLB in 1- and 2-byte pieces is attached as a GLB', async () => {
-		const service = await trickling('ai3d', glb(), [1, 2], 'chair.glb');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'ai3d',
-				operation: 'create',
-				prompt: 'a chair',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ id: BIG_ID, status: 'Success', creditsCharged: 20 });
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'model/gltf-binary',
-				fileExtension: 'glb',
-				fileName: 'chair.glb',
-				fileSize: `${glb().length} B`,
-				bytes: glb(),
-			},
-		});
-	});
-
-	test('Ideal House AI, Virtual Staging: a PNG in 2-byte pieces is attached', async () => {
-		const service = await trickling('virtualStaging', TINY_PNG, [2], 'staged.png');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageUrl: PHOTO,
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'image/png',
-				fileType: 'image',
-				fileExtension: 'png',
-				fileName: 'staged.png',
-				fileSize: `${TINY_PNG.length} B`,
-				bytes: TINY_PNG,
-			},
-		});
-	});
-
-	test('Ideal House AI, AI 3D: a USDZ whose first entry name is split across reads is a USDZ', async () => {
-		const usdz = zipOf([['scene.usdc', 'PXR-USDC'.padEnd(64, '\0')]]);
-		// The header and part of the name, then the rest: a first read ends inside the name.
-		const service = await trickling('ai3d', usdz, [34, 3], 'room');
-
-		const { items, error } = await runNode({
-			node: 'idealHouse',
-			parameters: {
-				resource: 'ai3d',
-				operation: 'create',
-				prompt: 'a room',
-				options: { downloadResult: true },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: service.url },
-		});
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
+	const usdz = zipOf([['scene.usdc', 'PXR-USDC'.padEnd(64, '\0')]]);
+	test.each<[string, Record<string, unknown>, [Buffer, number[], string], number, object]>([
+		[
+			'AI 3D: a GLB in 1- and 2-byte pieces is attached as a GLB',
+			{ resource: 'ai3d', operation: 'create', prompt: 'a chair' },
+			[glb(), [1, 2], 'chair.glb'],
+			20,
+			{ mimeType: 'model/gltf-binary', fileExtension: 'glb', fileName: 'chair.glb' },
+		],
+		[
+			'Virtual Staging: a PNG in 2-byte pieces is attached',
+			create('virtualStaging'),
+			[TINY_PNG, [2], 'staged.png'],
+			1,
+			{ mimeType: 'image/png', fileType: 'image', fileExtension: 'png', fileName: 'staged.png' },
+		],
+		[
+			// The header and part of the name, then the rest: a first read ends inside the name.
+			'AI 3D: a USDZ whose first entry name is split across reads is a USDZ',
+			{ resource: 'ai3d', operation: 'create', prompt: 'a room' },
+			[usdz, [34, 3], 'room'],
+			20,
+			{
 				mimeType: 'model/vnd.usdz+zip',
 				fileExtension: 'usdz',
 				fileName: `ideal-house-${BIG_ID}.usdz`,
-				fileSize: `${usdz.length} B`,
-				bytes: usdz,
 			},
+		],
+	])('Ideal House AI, %s', async (_name, parameters, served, credits, kind) => {
+		const { items, error } = await runTrickled('idealHouse', parameters, served);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: BIG_ID, status: 'Success', creditsCharged: credits });
+		const [file] = served;
+		expect(attached(items[0])).toEqual({
+			data: { ...kind, fileSize: `${file.length} B`, bytes: file },
 		});
 	});
 });
@@ -258,26 +185,6 @@ describe('only a real file of its kind is a result', () => {
 				...extra,
 			},
 		});
-
-	test('AI 3D: an ASCII FBX is a 3D model', async () => {
-		const fbx = Buffer.from(
-			'; FBX 7.4.0 project file\n; ----------------------------------------------------\n\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n}\n',
-		);
-		finished('ai3d', fbx, 'chair.fbx', 'text/plain');
-
-		const { items, error } = await getResult('ai3d');
-
-		expect(error).toBeUndefined();
-		expect(attached(items[0])).toEqual({
-			data: {
-				mimeType: 'application/octet-stream',
-				fileExtension: 'fbx',
-				fileName: 'chair.fbx',
-				fileSize: `${fbx.length} B`,
-				bytes: fbx,
-			},
-		});
-	});
 
 	test.each([
 		[
@@ -317,23 +224,40 @@ describe('only a real file of its kind is a result', () => {
 		);
 	});
 
-	test('an API called by name: a binary file of no known kind is attached as it is', async () => {
-		const mp4 = Buffer.concat([
-			Buffer.from('\0\0\0\x20ftypisom\0\0\x02\0', 'latin1'),
-			Buffer.alloc(64, 9),
-		]);
-		finished('imageToVideo', mp4, 'clip.mp4', 'video/mp4');
+	const fbx = Buffer.from(
+		'; FBX 7.4.0 project file\n; ----------------------------------------------------\n\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n}\n',
+	);
+	const mp4 = Buffer.concat([
+		Buffer.from('\0\0\0\x20ftypisom\0\0\x02\0', 'latin1'),
+		Buffer.alloc(64, 9),
+	]);
+	test.each([
+		// name, the API the file is served for, the file and its name and type there, the attached name
+		['AI 3D: an ASCII FBX is a 3D model', 'ai3d', fbx, 'chair.fbx', 'text/plain', 'chair.fbx'],
+		[
+			'an API called by name: a binary file of no known kind is attached as it is',
+			'imageToVideo',
+			mp4,
+			'clip.mp4',
+			'video/mp4',
+			'clip.bin',
+		],
+	])('%s', async (_name, servedFor, file, name, contentType, attachedName) => {
+		finished(servedFor, file, name, contentType);
 
-		const { items, error } = await getResult('custom', { apiName: 'imageToVideo' });
+		const { items, error } = await getResult(
+			servedFor === 'ai3d' ? 'ai3d' : 'custom',
+			servedFor === 'ai3d' ? {} : { apiName: servedFor },
+		);
 
 		expect(error).toBeUndefined();
 		expect(attached(items[0])).toEqual({
 			data: {
 				mimeType: 'application/octet-stream',
-				fileExtension: 'bin',
-				fileName: 'clip.bin',
-				fileSize: `${mp4.length} B`,
-				bytes: mp4,
+				fileExtension: attachedName.split('.')[1],
+				fileName: attachedName,
+				fileSize: `${file.length} B`,
+				bytes: file,
 			},
 		});
 	});
@@ -453,6 +377,8 @@ describe('a result list', () => {
 		const { items, error } = await getResult();
 
 		expect(error).toBeUndefined();
+		// A list with no resultUrl beside it (the older House Plan page): the JSON keeps it as sent.
+		expect(items[0].json.output).toEqual({ resultList: urls, width: 1920, height: 1080 });
 		expect(Object.keys(items[0].binary ?? {})).toEqual([
 			'data',
 			...Array.from({ length: 19 }, (_key, index) => `data_${index + 1}`),
@@ -508,6 +434,58 @@ describe('a result list', () => {
 			data_1: pngFile('61-2.png', 2),
 		});
 		expect(items[0].json.resultFilesSkipped).toBeUndefined();
+	});
+
+	test('a list holding only the resultUrl (the newer House Plan page): one file, downloaded once', async () => {
+		const single = {
+			resultUrl: `${CDN}/results/61-1.png`,
+			width: 1920,
+			height: 1080,
+			resultList: [`${CDN}/results/61-1.png`],
+		};
+		listed(single);
+		const cdn = nock(CDN).get('/results/61-1.png').once().reply(200, png(1));
+
+		const { items, error } = await getResult();
+
+		expect(error).toBeUndefined();
+		expect(cdn.isDone()).toBe(true);
+		expect(items[0].json.output).toEqual(single);
+		expect(attached(items[0])).toEqual({ data: pngFile('61-1.png', 1) });
+	});
+
+	test('in the field the user named, from Get Result of another listed API priced by its stored input', async () => {
+		const urls = [1, 2, 3].map((n) => `${CDN}/results/61-${n}.png`);
+		api()
+			.get(paths('planVisualizer').result)
+			.query({ taskId: '61' })
+			.reply(
+				200,
+				taskResponse('61', {
+					output: { resultUrl: urls[0], width: 1920, height: 1080, resultList: urls },
+					input: { imageUrl: PHOTO, modelType: 'Pro' },
+				}),
+			);
+		const cdn = nock(CDN);
+		[1, 2, 3].forEach((n) => cdn.get(`/results/61-${n}.png`).reply(200, png(n)));
+
+		const { items, error } = await runNode({
+			node: 'idealHouse',
+			parameters: {
+				resource: 'planVisualizer',
+				operation: 'getResult',
+				taskId: '61',
+				options: { downloadResult: true, binaryPropertyName: 'plan' },
+			},
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.creditsCharged).toBe(10);
+		expect(attached(items[0])).toEqual({
+			plan: pngFile('61-1.png', 1),
+			plan_1: pngFile('61-2.png', 2),
+			plan_2: pngFile('61-3.png', 3),
+		});
 	});
 
 	test('a single URL as the list is read', async () => {

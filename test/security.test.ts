@@ -15,6 +15,8 @@ import {
 	envelope,
 	realTime,
 	recorded,
+	refuseCreates,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -82,9 +84,7 @@ describe('what the server or the network says passes one redaction before anyone
 	});
 
 	test('an error envelope whose message quotes the key', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 1011, `invalid header value "${API_KEY}"`));
+		refuseCreates(PE, 1011, `invalid header value "${API_KEY}"`);
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -111,11 +111,10 @@ describe('what the server or the network says passes one redaction before anyone
 	});
 
 	test('a network error whose text carries the key', async () => {
+		serveTask(PE, '8');
 		api()
-			.post(PE.create)
-			.reply(200, created('8'))
 			.get(PE.result)
-			.query(true)
+			.query({ taskId: '8' })
 			.replyWithError(`proxy refused request with APIKEY ${API_KEY}`);
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
@@ -125,9 +124,7 @@ describe('what the server or the network says passes one redaction before anyone
 	});
 
 	test('a huge echoed message is cut', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 1001, 'x'.repeat(100_000)));
+		refuseCreates(PE, 1001, 'x'.repeat(100_000));
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 

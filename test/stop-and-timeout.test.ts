@@ -42,19 +42,28 @@ function enhanceOn(
 beforeEach(allowLoopback);
 
 describe('Stop ends the wait at once, whatever the node is doing', () => {
-	test('during a create that has not answered yet, and the request is really dropped', async () => {
-		// The create is never answered: Stop is pressed once it has arrived.
-		const service = await server((_req, res) => {
+	/**
+	 * Runs the Photo Enhancer against a service that never answers the `request` (a create, or
+	 * the status check after a create answered with task 5), Stop pressed as it arrives; returns
+	 * once the run has ended and the unanswered request has been dropped.
+	 */
+	async function stopWhileUnanswered(request: 'create' | 'status check') {
+		const service = await server((req, res) => {
+			if (request === 'status check' && req.method === 'POST') return sendJson(res, created('5'));
 			hold(res);
 			run.stop();
 		});
-
 		const run = startRun(enhanceOn(service, enhance()));
 		const { error } = await settles(
 			run.result,
-			'the run ends on Stop while its create is unanswered',
+			`the run ends on Stop while its ${request} is unanswered`,
 		);
-		await settles(service.seen[0].closed, 'the unanswered create is dropped');
+		await settles(service.seen.at(-1)!.closed, `the unanswered ${request} is dropped`);
+		return { error, service };
+	}
+
+	test('during a create that has not answered yet, and the request is really dropped', async () => {
+		const { error, service } = await stopWhileUnanswered('create');
 
 		expect(error?.message).toMatch(/stopped/i);
 		expect(error?.description).toMatch(/may have been created/);
@@ -63,18 +72,7 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 	});
 
 	test('during a status check that has not answered yet', async () => {
-		const service = await server((req, res) => {
-			if (req.method === 'POST') return sendJson(res, created('5'));
-			hold(res);
-			run.stop();
-		});
-
-		const run = startRun(enhanceOn(service, enhance()));
-		const { error } = await settles(
-			run.result,
-			'the run ends on Stop while its status check is unanswered',
-		);
-		await settles(service.seen[1].closed, 'the unanswered status check is dropped');
+		const { error, service } = await stopWhileUnanswered('status check');
 
 		expect(error?.message).toBe('Execution stopped while waiting for task 5');
 		expect(service.seen.map((request) => request.method)).toEqual(['POST', 'GET']);

@@ -11,14 +11,14 @@ import { logLines, runNode } from '../dev/harness/engine';
 import { bucketNameProblem } from '../nodes/shared/storage/bucket-names';
 import { bucketUrl, objectUrl, storageSettings } from '../nodes/shared/storage/settings';
 import { storageLimits } from '../nodes/shared/storage/storage-requests';
-import { OR, TINY_PNG, api, created, recorded, resetWire, taskResponse } from './helpers/api';
+import { DONE, OR, TINY_PNG, recorded, serveTask } from './helpers/api';
 import {
 	STORAGE_KEY_ID,
 	STORAGE_REGION,
 	STORAGE_SECRET,
-	startTestStorage,
 	type TestStorage,
 } from './helpers/s3-storage';
+import { eachTestWithStorage } from './helpers/journey';
 import { verifySigV4 } from './helpers/sigv4-verifier';
 
 const KEY_PATH = /^\/listing-photos\/ideal-house-uploads\/[0-9a-f]{32}\.png$/;
@@ -28,28 +28,15 @@ const SIGNED_REQUEST_TEXTS = ['Authorization', 'Credential=', 'Signature=', 'X-A
 const PASTED_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
 let storage: TestStorage;
+eachTestWithStorage((started) => (storage = started));
 /** Requests no nock interceptor took: a request to a host the test did not expect. */
 const unexpected: string[] = [];
 const onNoMatch = (req: { method?: string; path?: string; host?: string }) =>
 	unexpected.push(`${req.method} ${req.host ?? ''}${req.path ?? ''}`);
 
-beforeAll(async () => {
-	storage = await startTestStorage();
-	nock.emitter.on('no match', onNoMatch);
-});
-afterAll(async () => {
-	nock.emitter.removeListener('no match', onNoMatch);
-	await storage.close();
-	nock.restore();
-});
-beforeEach(() => {
-	resetWire();
-	nock.enableNetConnect('127.0.0.1');
-	storage.requests.length = 0;
-	storage.fault = undefined;
-	logLines.length = 0;
-	unexpected.length = 0;
-});
+beforeAll(() => nock.emitter.on('no match', onNoMatch));
+afterAll(() => nock.emitter.removeListener('no match', onNoMatch));
+beforeEach(() => (unexpected.length = 0));
 
 const remove = () => ({
 	operation: 'remove',
@@ -66,12 +53,7 @@ const photoItem = () => ({
 const creates = () => recorded.filter((request) => request.method === 'POST');
 
 function answerTask(id: string) {
-	api()
-		.post(OR.create)
-		.reply(200, created(id))
-		.get(OR.result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: 'Success' }));
+	serveTask(OR, id, DONE);
 }
 
 /** A credential for a storage this machine cannot reach: nock answers for it. */

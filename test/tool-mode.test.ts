@@ -4,7 +4,6 @@
  * What an AI agent sees: the tool description, compact JSON of a finished task (its price, its
  * files) and errors that tell the model what to do.
  */
-import nock from 'nock';
 import { NodeHelpers, type INodeType } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
@@ -16,23 +15,22 @@ import { runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
-	api,
-	created,
-	envelope,
 	recorded,
-	resetWire,
-	taskResponse,
+	refuseCreates,
+	resultOf,
+	serveTask,
 } from './helpers/api';
+import { eachTestOnAFreshWire } from './helpers/journey';
 import { CDN, PHOTO, answerTask, asTool, create } from './helpers/ideal-house';
 import { enhance } from './helpers/params';
 
 const photoTool = asTool(new PhotoEnhancer());
 const removerTool = asTool(new ObjectRemover());
 
-beforeEach(resetWire);
-afterAll(() => nock.restore());
+eachTestOnAFreshWire();
 
 describe('tool variants', () => {
 	test('the tool description is a field of the tool variant only, with a default a model can use', () => {
@@ -56,12 +54,7 @@ describe('tool variants', () => {
 	});
 
 	test('a finished task comes back as compact JSON, with no binary', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } }));
+		serveTask(PE, BIG_ID, { input: { presetId: 'sky-replacement-sunset-sky' } });
 
 		const { items, error } = await runNode({ node: photoTool, parameters: enhance() });
 
@@ -71,9 +64,7 @@ describe('tool variants', () => {
 				json: {
 					id: BIG_ID,
 					status: 'Success',
-					resultUrl: `https://cdn.ideal.house/results/${BIG_ID}.png`,
-					width: 4096,
-					height: 3072,
+					...resultOf(BIG_ID),
 					creditsCharged: 10,
 				},
 				pairedItem: { item: 0 },
@@ -82,12 +73,7 @@ describe('tool variants', () => {
 	});
 
 	test('a preset name from the model is sent as its id', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID));
+		serveTask(PE, BIG_ID, DONE);
 
 		const { error } = await runNode({
 			node: photoTool,
@@ -127,9 +113,7 @@ describe('tool variants', () => {
 	);
 
 	test('an error tells the model what to do in its message (9010: rephrase the prompt)', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		refuseCreates(PE, 9010, 'SCAN_TEXT_ERROR');
 
 		const { error, run } = await runNode({
 			node: photoTool,
@@ -143,9 +127,7 @@ describe('tool variants', () => {
 	});
 
 	test('as a plain node the error message stays as it was, the advice in the description', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9010, 'SCAN_TEXT_ERROR'));
+		refuseCreates(PE, 9010, 'SCAN_TEXT_ERROR');
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -157,17 +139,9 @@ describe('tool variants', () => {
 	});
 
 	test('Object Remover as a tool: compact JSON of the emptied room', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('77'))
-			.get(OR.result)
-			.query({ taskId: '77' })
-			.reply(
-				200,
-				taskResponse('77', {
-					output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 },
-				}),
-			);
+		serveTask(OR, '77', {
+			output: { resultUrl: 'https://cdn.ideal.house/r/77.png', width: 1024, height: 768 },
+		});
 
 		const { items, error } = await runNode({
 			node: removerTool,

@@ -7,6 +7,7 @@
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	BIG_ID,
+	DONE,
 	OR,
 	PE,
 	api,
@@ -15,38 +16,21 @@ import {
 	envelope,
 	quietAfterStop,
 	recorded,
+	refuseCreates,
 	requestsTo,
+	running,
+	serveTask,
 	taskResponse,
 } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
-import { enhance, remove } from './helpers/params';
+import { enhance } from './helpers/params';
 import { runStoppedInWait } from './helpers/run';
 
 eachTestOnAFreshWire();
 
 describe('waiting ends in a verdict', () => {
-	test('a Failed task is an item error saying the credits were refunded', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created(BIG_ID))
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.reply(200, taskResponse(BIG_ID, { status: 'Failed' }));
-
-		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
-
-		expect(error?.message).toBe(
-			`Ideal House Photo Enhancer task ${BIG_ID} failed. Its 10 credits were refunded automatically`,
-		);
-	});
-
 	test('a timeout fails the item with the task id, so the paid task can be fetched later', async () => {
-		const scope = api().post(PE.create).reply(200, created(BIG_ID));
-		scope
-			.get(PE.result)
-			.query({ taskId: BIG_ID })
-			.times(100)
-			.reply(200, taskResponse(BIG_ID, { status: 'Processing', percentage: 30 }));
+		serveTask(PE, BIG_ID, { ...running(30), times: 100 });
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -64,9 +48,8 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('passing faults while polling are retried until the task finishes', async () => {
+		serveTask(PE, '900');
 		api()
-			.post(PE.create)
-			.reply(200, created('900'))
 			.get(PE.result)
 			.query(true)
 			.reply(503, 'Service Unavailable')
@@ -97,12 +80,7 @@ describe('waiting ends in a verdict', () => {
 	});
 
 	test('cancelling the execution stops the polling', async () => {
-		const scope = api().post(PE.create).reply(200, created('5'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(1000)
-			.reply(200, taskResponse('5', { status: 'Processing' }));
+		serveTask(PE, '5', { status: 'Processing', times: 1000 });
 
 		// Stop is pressed as the wait after the third status check begins.
 		const { error, items } = await runStoppedInWait(
@@ -151,15 +129,7 @@ describe('options are checked before the create, and no option floods the servic
 	});
 
 	test('a Poll Interval below the floor polls every 3 s', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, created('3'))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('3', { status: 'Processing' }))
-			.get(PE.result)
-			.query(true)
-			.reply(200, taskResponse('3'));
+		serveTask(PE, '3', { status: 'Processing' }, DONE);
 
 		const { error } = await runNode({
 			node: 'photoEnhancer',
@@ -197,13 +167,7 @@ describe('a status the node does not know', () => {
 	test.each(['Canceled', 'success'])(
 		'an unknown status (%s) ends the wait after a short grace',
 		async (status) => {
-			api()
-				.post(PE.create)
-				.reply(200, created('12'))
-				.get(PE.result)
-				.query(true)
-				.times(50)
-				.reply(200, taskResponse('12', { status }));
+			serveTask(PE, '12', { status, times: 50 });
 
 			const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
@@ -215,56 +179,8 @@ describe('a status the node does not know', () => {
 });
 
 describe('what a task cost, and timeouts', () => {
-	test('a Failed task is not a success: nothing on the success output', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('67'))
-			.get(OR.result)
-			.query(true)
-			.reply(200, taskResponse('67', { status: 'Failed' }));
-
-		const { items } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			onError: 'continueErrorOutput',
-		});
-
-		expect(items).toEqual([]);
-	});
-
-	test('on the error output too, a Failed task keeps its id, cost 0 and link', async () => {
-		api()
-			.post(OR.create)
-			.reply(200, created('68'))
-			.get(OR.result)
-			.query(true)
-			.reply(200, taskResponse('68', { status: 'Failed' }));
-
-		const { errorItems } = await runNode({
-			node: 'objectRemover',
-			parameters: remove(),
-			onError: 'continueErrorOutput',
-		});
-
-		expect(errorItems).toHaveLength(1);
-		expect(errorItems[0].json).toEqual({
-			error: 'Ideal House Object Remover task 68 failed. Its 1 credit was refunded automatically',
-			details: {
-				id: '68',
-				creditsCharged: 0,
-				description: expect.stringContaining('could not process this image'),
-			},
-		});
-		expect(errorItems[0].pairedItem).toEqual({ item: 0 });
-	});
-
 	test('a timed-out item that fails still says which task was paid for', async () => {
-		const scope = api().post(PE.create).reply(200, created('69'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(10)
-			.reply(200, taskResponse('69', { status: 'Processing', percentage: 80 }));
+		serveTask(PE, '69', { ...running(80), times: 10 });
 
 		const { items } = await runNode({
 			node: 'photoEnhancer',
@@ -283,12 +199,7 @@ describe('what a task cost, and timeouts', () => {
 	});
 
 	test('On Timeout "Output the Last Status" emits the task as last seen, to finish later', async () => {
-		const scope = api().post(PE.create).reply(200, created('70'));
-		scope
-			.get(PE.result)
-			.query(true)
-			.times(10)
-			.reply(200, taskResponse('70', { status: 'Processing', percentage: 80 }));
+		serveTask(PE, '70', { ...running(80), times: 10 });
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -375,9 +286,7 @@ describe("a created task's id is in n8n's log before the node waits for it", () 
 	});
 
 	test('a create that fails logs nothing', async () => {
-		api()
-			.post(PE.create)
-			.reply(200, envelope('null', 9051, 'coins not enough'));
+		refuseCreates(PE, 9051, 'coins not enough');
 
 		await runNode({
 			node: 'photoEnhancer',

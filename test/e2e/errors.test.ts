@@ -1,16 +1,8 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
 import { logLines, runNode, type NodeName, type RunResult } from '../../dev/harness/engine';
-import {
-	apiRequests,
-	credentialsFor,
-	itemWithBinary,
-	restoreClock,
-	sampleUrl,
-	startE2eService,
-	useFastClock,
-} from './helpers';
+import { credentialsFor, eachTestOnTheLocalService, sampleUrl } from './helpers';
 
 // Made-up API keys nobody else uses, so that a leak cannot hide behind a common word.
 const ACCOUNT = 'e2e-secret-key-4b1d9c0e';
@@ -20,27 +12,18 @@ const START = 1000;
 
 let service: RunningService;
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService({ accounts: { [ACCOUNT]: START } });
-});
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
-beforeEach(() => service.reset());
+eachTestOnTheLocalService({ accounts: { [ACCOUNT]: START } }, (started) => (service = started));
 
 function run(
 	node: NodeName,
 	parameters: IDataObject,
-	extra: { apiKey?: string; items?: INodeExecutionData[]; onError?: 'continueErrorOutput' } = {},
+	extra: { apiKey?: string; onError?: 'continueErrorOutput' } = {},
 ) {
 	const operation = node === 'photoEnhancer' ? 'enhance' : 'remove';
 	return runNode({
 		node,
 		credentials: credentialsFor(service, extra.apiKey ?? ACCOUNT),
 		parameters: { operation, ...parameters },
-		items: extra.items,
 		onError: extra.onError,
 	});
 }
@@ -128,36 +111,20 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		expectNoSecret(result);
 	});
 
-	test('9051: Photo Enhancer on an account with 5 credits (a task costs 10)', async () => {
-		service.setAccount(POOR_ACCOUNT, 5);
+	test.each<[NodeName, IDataObject, number, number]>([
+		['photoEnhancer', { presetId: 'sky-replacement-sunset-sky' }, 5, 10],
+		['objectRemover', { emptyType: 'whole_house' }, 0, 1],
+	])('9051: %s on an account with too few credits', async (node, parameters, balance, cost) => {
+		service.setAccount(POOR_ACCOUNT, balance);
 
-		const result = await run(
-			'photoEnhancer',
-			{ imageUrl: living(), presetId: 'sky-replacement-sunset-sky' },
-			{ apiKey: POOR_ACCOUNT },
-		);
+		const result = await run(node, { imageUrl: living(), ...parameters }, { apiKey: POOR_ACCOUNT });
 
 		expect(result.error?.message).toBe(
-			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs 10, the balance is 5',
+			`Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs ${cost}, the balance is ${balance}`,
 		);
 		expect(result.error?.description).toMatch(/Top up credits.*Nothing was charged/);
-		expectRejectedCreate('photoEnhancer', POOR_ACCOUNT, 5);
+		expectRejectedCreate(node, POOR_ACCOUNT, balance);
 		expectNoSecret(result);
-	});
-
-	test('9051: Object Remover on an account with 0 credits', async () => {
-		service.setAccount(POOR_ACCOUNT, 0);
-
-		const result = await run(
-			'objectRemover',
-			{ imageUrl: living(), emptyType: 'whole_house' },
-			{ apiKey: POOR_ACCOUNT },
-		);
-
-		expect(result.error?.message).toBe(
-			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs 1, the balance is 0',
-		);
-		expectRejectedCreate('objectRemover', POOR_ACCOUNT, 0);
 	});
 
 	test('9010: a banned word in the prompt', async () => {
@@ -247,105 +214,6 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		expect(service.stats().requests.byEndpoint).toEqual({
 			'objectRemover.result': { total: 1, byStatus: { '200': 1 } },
 		});
-	});
-});
-
-describe("the nodes' own checks: nothing reaches the service", () => {
-	const photo = (parameters: IDataObject) => ({
-		imageUrl: living(),
-		presetId: 'sky-replacement-sunset-sky',
-		...parameters,
-	});
-	const mask = (parameters: IDataObject) => ({
-		imageUrl: living(),
-		emptyType: 'single_furniture',
-		...parameters,
-	});
-
-	test.each<
-		[string, NodeName, () => IDataObject, (() => INodeExecutionData[]) | undefined, string]
-	>([
-		[
-			'an empty image URL',
-			'photoEnhancer',
-			() => photo({ imageUrl: '  ' }),
-			undefined,
-			'Image URL is empty [item 0]',
-		],
-		[
-			'an image URL that is not http(s)',
-			'photoEnhancer',
-			() => photo({ imageUrl: 'ftp://example.com/photo.jpg' }),
-			undefined,
-			'Image URL must be an absolute http(s) URL (got "ftp://example.com/photo.jpg") [item 0]',
-		],
-		[
-			'a relative image URL',
-			'objectRemover',
-			() => ({ imageUrl: '/samples/living-room.png', emptyType: 'whole_house' }),
-			undefined,
-			'Image URL must be an absolute http(s) URL (got "/samples/living-room.png") [item 0]',
-		],
-		[
-			'neither a preset nor a prompt',
-			'photoEnhancer',
-			() => photo({ presetId: '', prompt: '   ' }),
-			undefined,
-			'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]',
-		],
-		[
-			'a preset id that does not exist',
-			'photoEnhancer',
-			() => photo({ presetId: 'sky-replacement-purple-sky' }),
-			undefined,
-			'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
-		],
-		// (A literally empty Mask URL never runs: n8n itself stops on the required parameter.)
-		[
-			'single furniture with a blank mask URL',
-			'objectRemover',
-			() => mask({ maskSource: 'url', maskUrl: '   ' }),
-			undefined,
-			'Mask URL is empty [item 0]',
-		],
-		[
-			'single furniture with a mask URL mapped from a missing field',
-			'objectRemover',
-			() => mask({ maskSource: 'url', maskUrl: '={{ $json.maskUrl }}' }),
-			() => [{ json: { photo: 'living-room' } }],
-			'Mask URL is empty [item 0]',
-		],
-		[
-			'a binary mask property the item does not have',
-			'objectRemover',
-			() => mask({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
-			() => [itemWithBinary('photo', Buffer.from('irrelevant'))],
-			'Mask Binary Property "mask" is not on the item (it has: photo) [item 0]',
-		],
-		[
-			'a binary mask that is not an image',
-			'objectRemover',
-			() => mask({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
-			() => [itemWithBinary('mask', Buffer.from('This is plain text, not an image.\n'))],
-			'Mask Binary Property "mask" is not a JPEG, PNG or WebP image [item 0]',
-		],
-		[
-			'a base64 mask that is not base64',
-			'objectRemover',
-			() => mask({ maskSource: 'base64', maskBase64: 'not base64 at all!' }),
-			undefined,
-			'Mask (Base64) is not valid base64 [item 0]',
-		],
-	])('%s', async (_name, node, parameters, items, message) => {
-		const result = await run(node, parameters(), { items: items?.() });
-
-		expect(result.items).toEqual([]);
-		expect(result.error?.message).toBe(message);
-		const stats = service.stats();
-		expect(apiRequests(service)).toBe(0);
-		expect(stats.requests.byEndpoint).toEqual({});
-		expect(stats.downloads).toEqual({ samples: 0, results: 0 });
-		expect(service.balance(ACCOUNT)).toBe(START);
 	});
 });
 

@@ -50,6 +50,28 @@ export async function startE2eService(options: ServiceOptions = {}): Promise<Run
 	return await startService({ taskDurationMs: 60, workers: 8, ...options });
 }
 
+/**
+ * The hooks of a test file run against the local service: the nodes' clock sped up and the
+ * service started once for the file (handed to `started`), every test from full balances and
+ * zero counters, and the clock put back and the service closed after the last test.
+ */
+export function eachTestOnTheLocalService(
+	options: ServiceOptions,
+	started: (service: RunningService) => unknown,
+): void {
+	let service: RunningService | undefined;
+	beforeAll(async () => {
+		useFastClock();
+		service = await startE2eService(options);
+		await started(service);
+	});
+	afterAll(async () => {
+		restoreClock();
+		await service?.close();
+	});
+	beforeEach(() => service!.reset());
+}
+
 export function credentialsFor(
 	service: RunningService,
 	apiKey = service.apiKey,
@@ -85,11 +107,6 @@ export function pngSize(bytes: Buffer): { width: number; height: number } {
 	if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature)) throw new Error('not a PNG');
 	if (bytes.toString('latin1', 12, 16) !== 'IHDR') throw new Error('PNG without IHDR first');
 	return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-/** API requests the service received (samples, results and admin calls are not counted). */
-export function apiRequests(service: RunningService): number {
-	return service.stats().requests.total;
 }
 
 export function tasksOf(service: RunningService, apiKey = service.apiKey) {

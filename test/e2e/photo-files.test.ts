@@ -9,26 +9,22 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { runNode } from '../../dev/harness/engine';
+import { runNode, type NodeName } from '../../dev/harness/engine';
 import { startTestStorage, type StorageRequest, type TestStorage } from '../helpers/s3-storage';
 import {
 	credentialsFor,
+	eachTestOnTheLocalService,
 	expectExactId,
-	restoreClock,
 	sampleBytes,
-	startE2eService,
 	tasksOf,
-	useFastClock,
 } from './helpers';
 
 let service: RunningService;
 let storage: TestStorage;
 const samples: Record<string, Buffer> = {};
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService();
-	storage = await startTestStorage();
+eachTestOnTheLocalService({}, async (started) => {
+	service = started;
 	for (const name of [
 		'living-room.png',
 		'exterior.png',
@@ -39,13 +35,11 @@ beforeAll(async () => {
 		samples[name] = await sampleBytes(service, name);
 	}
 });
-afterAll(async () => {
-	restoreClock();
-	await storage.close();
-	await service.close();
+beforeAll(async () => {
+	storage = await startTestStorage();
 });
+afterAll(async () => await storage.close());
 beforeEach(() => {
-	service.reset();
 	storage.requests.length = 0;
 	storage.fault = undefined;
 });
@@ -64,6 +58,17 @@ function fileItem(files: Record<string, Buffer>) {
 	};
 }
 
+/** A run of `node` on the local service whose photos are the item's files, sent through the store. */
+function runWithFiles(node: NodeName, parameters: IDataObject, files: Record<string, Buffer>) {
+	return runNode({
+		node,
+		credentials: credentialsFor(service),
+		storageCredentials: storage.credentials,
+		parameters: { imageSource: 'binary', ...parameters },
+		items: [fileItem(files)],
+	});
+}
+
 const byMethod = (method: string) =>
 	storage.requests.filter((request) => request.method === method);
 /** The service's downloads: presigned GETs of an object (not the tests' own listing). */
@@ -80,18 +85,11 @@ describe('a file on the item reaches the service through the bucket', () => {
 	test('Photo Enhancer: the service received the file itself, and the object is gone afterwards', async () => {
 		const photo = samples['exterior.png'];
 
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: {
-				operation: 'enhance',
-				imageSource: 'binary',
-				presetId: 'sky-replacement-sunset-sky',
-				imageSize: '1K',
-			},
-			items: [fileItem({ data: photo })],
-		});
+		const { items, error } = await runWithFiles(
+			'photoEnhancer',
+			{ operation: 'enhance', presetId: 'sky-replacement-sunset-sky', imageSize: '1K' },
+			{ data: photo },
+		);
 
 		expect(error).toBeUndefined();
 		const json = items[0].json as IDataObject;
@@ -121,19 +119,16 @@ describe('a file on the item reaches the service through the bucket', () => {
 			over: samples['bracket-3.png'],
 		};
 
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: {
+		const { items, error } = await runWithFiles(
+			'photoEnhancer',
+			{
 				operation: 'enhance',
-				imageSource: 'binary',
 				imageBinaryProperty: 'under,normal,over',
 				presetId: 'hdr-merge-hdr-merge',
 				imageSize: '512',
 			},
-			items: [fileItem(brackets)],
-		});
+			brackets,
+		);
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
@@ -150,25 +145,16 @@ describe('a file on the item reaches the service through the bucket', () => {
 	test('Object Remover and Ideal House AI take the file the same way', async () => {
 		const photo = samples['living-room.png'];
 
-		const removed = await runNode({
-			node: 'objectRemover',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: { operation: 'remove', imageSource: 'binary', emptyType: 'whole_house' },
-			items: [fileItem({ data: photo })],
-		});
-		const staged = await runNode({
-			node: 'idealHouse',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: {
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'room',
-			},
-			items: [fileItem({ room: photo })],
-		});
+		const removed = await runWithFiles(
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house' },
+			{ data: photo },
+		);
+		const staged = await runWithFiles(
+			'idealHouse',
+			{ resource: 'virtualStaging', operation: 'create', imageBinaryProperty: 'room' },
+			{ room: photo },
+		);
 
 		expect(removed.error).toBeUndefined();
 		expect(staged.error).toBeUndefined();
@@ -186,18 +172,11 @@ describe('a file on the item reaches the service through the bucket', () => {
 	test('without waiting, the service has fetched the file and the object is kept until its link expires', async () => {
 		const photo = samples['living-room.png'];
 
-		const { items } = await runNode({
-			node: 'objectRemover',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: {
-				operation: 'remove',
-				imageSource: 'binary',
-				emptyType: 'whole_house',
-				waitForCompletion: false,
-			},
-			items: [fileItem({ data: photo })],
-		});
+		const { items } = await runWithFiles(
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house', waitForCompletion: false },
+			{ data: photo },
+		);
 
 		const upload = items[0].json.upload as { keys: string[]; expiresAt: string };
 		expect(items[0].json.status).toBe('Unprocessed');
@@ -212,13 +191,11 @@ describe('a file on the item reaches the service through the bucket', () => {
 			method === 'PUT' ? { status: 403, code: 'AccessDenied' } : undefined;
 		const balance = service.balance(service.apiKey);
 
-		const { error } = await runNode({
-			node: 'objectRemover',
-			credentials: credentialsFor(service),
-			storageCredentials: storage.credentials,
-			parameters: { operation: 'remove', imageSource: 'binary', emptyType: 'whole_house' },
-			items: [fileItem({ data: samples['living-room.png'] })],
-		});
+		const { error } = await runWithFiles(
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house' },
+			{ data: samples['living-room.png'] },
+		);
 
 		expect(error?.message).toMatch(
 			/^Upload storage \(bucket "listing-photos" at 127\.0\.0\.1:\d+\).*AccessDenied/,

@@ -11,14 +11,12 @@ import { creditsOf } from '../../dev/prices.ts';
 import { runNode, type NodeName } from '../../dev/harness/engine';
 import {
 	credentialsFor,
+	eachTestOnTheLocalService,
 	expectExactId,
 	itemWithBinary,
 	pngSize,
-	restoreClock,
 	sampleBytes,
 	sampleUrl,
-	startE2eService,
-	useFastClock,
 } from './helpers';
 
 /** The local service's account starts with this balance; what a task costs is the catalog's. */
@@ -29,17 +27,11 @@ const REMOVED = creditsOf('objectRemover');
 let service: RunningService;
 let maskBase64: string;
 
-beforeAll(async () => {
-	useFastClock();
-	service = await startE2eService();
+// Every test starts from full balances and zero counters (fetching the mask here counts too).
+eachTestOnTheLocalService({}, async (started) => {
+	service = started;
 	maskBase64 = (await sampleBytes(service, 'living-room-mask.png')).toString('base64');
 });
-afterAll(async () => {
-	restoreClock();
-	await service.close();
-});
-// Every test starts from full balances and zero counters (fetching the mask above counted too).
-beforeEach(() => service.reset());
 
 async function enhance(parameters: IDataObject) {
 	return await runNode({
@@ -154,30 +146,6 @@ describe('Photo Enhancer end to end: the task, its image and its price', () => {
 		});
 		expect(service.stats().tasksCreated.total).toBe(1);
 		expect(service.balance(service.apiKey)).toBe(START_BALANCE - ENHANCED);
-	});
-
-	test('an expression that yields a list of URLs is sent as that list', async () => {
-		const brackets = ['bracket-1.png', 'bracket-2.png'].map((name) => sampleUrl(service, name));
-
-		const { items, error } = await runNode({
-			node: 'photoEnhancer',
-			credentials: credentialsFor(service),
-			parameters: {
-				operation: 'enhance',
-				imageUrl: '={{ $json.brackets }}',
-				presetId: 'hdr-merge-hdr-merge',
-				imageSize: '512',
-			},
-			items: [{ json: { brackets } }],
-		});
-
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({
-			status: 'Success',
-			input: { imageUrls: brackets },
-			output: { width: 512, height: 341 },
-		});
-		expect(items[0].binary).toBeUndefined();
 	});
 });
 

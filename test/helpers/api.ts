@@ -18,14 +18,17 @@ afterAll(() => nock.restore());
 export const BASE = String(TEST_CREDENTIALS.baseUrl);
 export const API_KEY = String(TEST_CREDENTIALS.apiKey);
 export const BIG_ID = '1839201938475628544'; // > 2^53: JSON.parse would make it ...8500
-export const PE = {
-	create: '/api/v1/photoEnhancer/generate',
-	result: '/api/v1/photoEnhancer/result',
-};
-export const OR = {
-	create: '/api/v1/objectRemover/generate',
-	result: '/api/v1/objectRemover/result',
-};
+/** Where an API's tasks are created and read. */
+export interface ApiPaths {
+	create: string;
+	result: string;
+}
+export const pathsOf = (name: string): ApiPaths => ({
+	create: `/api/v1/${name}/generate`,
+	result: `/api/v1/${name}/result`,
+});
+export const PE = pathsOf('photoEnhancer');
+export const OR = pathsOf('objectRemover');
 
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
@@ -53,15 +56,16 @@ export interface TaskFields {
 	output?: object | null;
 }
 
+/** The output of a finished task when a test gives none: one 4096 × 3072 image. */
+export function resultOf(id: string): { resultUrl: string; width: number; height: number } {
+	return { resultUrl: `https://cdn.ideal.house/results/${id}.png`, width: 4096, height: 3072 };
+}
+
 /** A result envelope with the id written as a bare number, exactly like a Java service. */
 export function taskResponse(id: string, fields: TaskFields = {}): string {
 	const status = fields.status ?? 'Success';
 	const output =
-		fields.output !== undefined
-			? fields.output
-			: status === 'Success'
-				? { resultUrl: `https://cdn.ideal.house/results/${id}.png`, width: 4096, height: 3072 }
-				: null;
+		fields.output !== undefined ? fields.output : status === 'Success' ? resultOf(id) : null;
 	const task = {
 		status,
 		waitNumber: fields.waitNumber ?? 0,
@@ -71,6 +75,55 @@ export function taskResponse(id: string, fields: TaskFields = {}): string {
 		output,
 	};
 	return envelope(`{"id":${id},${JSON.stringify(task).slice(1)}`);
+}
+
+/** A task waiting in the queue with `waitNumber` tasks before it. */
+export const queued = (waitNumber: number): TaskFields => ({ status: 'Unprocessed', waitNumber });
+/** A task running, `percentage` % done. */
+export const running = (percentage: number): TaskFields => ({ status: 'Processing', percentage });
+/** A task that finished, with its result. */
+export const DONE: TaskFields = { status: 'Success' };
+
+/**
+ * One answer to a status check: the task in that state, `times` times over (once if not given),
+ * or a raw answer text (an envelope without a task, a task of another id).
+ */
+export type StatusAnswer = (TaskFields & { times?: number }) | string;
+
+/**
+ * The service's side of one task: its create answered with `id`, then each status check of that
+ * id answered with the next of `states` in turn. With no state, the create alone is answered.
+ */
+export function serveTask(paths: ApiPaths, id: string, ...states: StatusAnswer[]): nock.Scope {
+	const scope = api().post(paths.create).reply(200, created(id));
+	for (const state of states) {
+		const { times = 1, ...fields } = typeof state === 'string' ? {} : state;
+		const answer = typeof state === 'string' ? state : taskResponse(id, fields);
+		scope.get(paths.result).query({ taskId: id }).times(times).reply(200, answer);
+	}
+	return scope;
+}
+
+/** The next `count` Photo Enhancer creates answered with ids 81, 82, … in the order they arrive. */
+export function answerCreates(count: number): nock.Scope {
+	let next = 81;
+	return api()
+		.post(PE.create)
+		.times(count)
+		.reply(200, () => created(String(next++)));
+}
+
+/** Every create of `paths` answered with the error `code` (and nothing else answered). */
+export function refuseCreates(
+	paths: ApiPaths,
+	code: number,
+	message: string,
+	times = 1,
+): nock.Scope {
+	return api()
+		.post(paths.create)
+		.times(times)
+		.reply(200, envelope('null', code, message));
 }
 
 export interface RecordedRequest {

@@ -4,7 +4,7 @@
  */
 import type { INodeType } from 'n8n-workflow';
 
-import { API_KEY, api, created, recorded, taskResponse } from './api';
+import { API_KEY, pathsOf, recorded, serveTask } from './api';
 
 export const PHOTO = 'https://photos.example.com/listing/room.jpg';
 export const REFERENCE = 'https://photos.example.com/inspiration/ref.jpg';
@@ -25,10 +25,7 @@ export const LISTED = [
 /** An API the node does not list, called through `custom`: its price is not known. */
 export const UNLISTED = 'imageToVideo';
 
-export const paths = (name: string) => ({
-	create: `/api/v1/${name}/generate`,
-	result: `/api/v1/${name}/result`,
-});
+export const paths = pathsOf;
 
 export const create = (resource: string, parameters: Record<string, unknown> = {}) => ({
 	resource,
@@ -37,40 +34,40 @@ export const create = (resource: string, parameters: Record<string, unknown> = {
 	...parameters,
 });
 
+/** Other API (Custom): a create of the API named, with the body given as its JSON text. */
+export const custom = (
+	apiName: string,
+	extraBody: string,
+	parameters: Record<string, unknown> = {},
+) => ({ resource: 'custom', operation: 'create', apiName, extraBody, ...parameters });
+
 /** The create answered with `id`, one Processing poll, then the final state. */
 export function answerTask(
 	name: string,
 	id: string,
 	final: { status?: string; output?: object | null; input?: object } = {},
 ): void {
-	const { create: createPath, result } = paths(name);
 	const status = final.status ?? 'Success';
-	api()
-		.post(createPath)
-		.reply(200, created(id))
-		.get(result)
-		.query({ taskId: id })
-		.reply(200, taskResponse(id, { status: 'Processing', percentage: 40 }))
-		.get(result)
-		.query({ taskId: id })
-		.reply(
-			200,
-			taskResponse(id, {
-				status,
-				input: final.input ?? {},
-				output:
-					final.output !== undefined
-						? final.output
-						: status === 'Success'
-							? { resultUrl: `${CDN}/r/${id}.png`, width: 1600, height: 1200 }
-							: null,
-			}),
-		);
+	serveTask(
+		pathsOf(name),
+		id,
+		{ status: 'Processing', percentage: 40 },
+		{
+			status,
+			input: final.input ?? {},
+			output:
+				final.output !== undefined
+					? final.output
+					: status === 'Success'
+						? { resultUrl: `${CDN}/r/${id}.png`, width: 1600, height: 1200 }
+						: null,
+		},
+	);
 }
 
 /** A create answered with `id` and nothing more (Wait for Completion off). */
 export function answerCreate(name: string, id: string): void {
-	api().post(paths(name).create).reply(200, created(id));
+	serveTask(pathsOf(name), id);
 }
 
 /** The one create a test expects, and the polls of its task. */
