@@ -362,7 +362,8 @@ async function writeLoggedIdsToTable(
 		a.logged.map((entry) => ({
 			executionId: a.executionId,
 			job: jobs[entry.itemIndex].job,
-			kind: entry.kind,
+			// The listing's nodes only: checkCreatedOnce compared these kinds with the service's.
+			kind: entry.kind as Kind,
 			taskId: entry.taskId,
 		})),
 	);
