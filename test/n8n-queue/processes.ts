@@ -16,12 +16,13 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { requiredEnv } from '../n8n-app/report.ts';
+import { requiredEnv, sleep } from '../n8n-app/report.ts';
 import {
 	binaryDataEnv,
 	COMMAND_TIMEOUT_MS,
 	DATABASE,
 	LOCK,
+	MAX_STALLED_COUNT,
 	N8N_APP,
 	N8N_BIN,
 	PIDS_FILE,
@@ -55,6 +56,8 @@ export function useQueueMode(): void {
 		QUEUE_WORKER_LOCK_DURATION: String(LOCK.duration),
 		QUEUE_WORKER_LOCK_RENEW_TIME: String(LOCK.renew),
 		QUEUE_WORKER_STALLED_INTERVAL: String(LOCK.stalledInterval),
+		// n8n 2.x ignores it (always 0).
+		QUEUE_WORKER_MAX_STALLED_COUNT: String(MAX_STALLED_COUNT),
 		...binaryDataEnv(),
 	};
 }
@@ -146,18 +149,30 @@ function childPids(pid: number): number[] {
 	}
 }
 
-export function sigkill(instance: Instance): void {
-	const pid = instance.proc.child.pid!;
-	const children = childPids(pid);
-	instance.proc.child.kill('SIGKILL');
+/**
+ * SIGKILL to a process and its task runners; resolves once it has exited and a moment more. Until
+ * the kernel has closed its sockets, Redis may still hand a newly queued job to the dead worker's
+ * waiting connection: that job would sit in Bull's active list with no lock, and be failed as
+ * stalled without ever running.
+ */
+export async function sigkill(instance: Instance): Promise<void> {
+	const { child } = instance.proc;
+	const children = childPids(child.pid!);
+	const exited = new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.once('exit', () => resolve());
+	});
+	child.kill('SIGKILL');
 	instance.killedAt = Date.now();
-	for (const child of children) {
+	for (const pid of children) {
 		try {
-			process.kill(child, 'SIGKILL');
+			process.kill(pid, 'SIGKILL');
 		} catch {
 			// already gone
 		}
 	}
+	await exited;
+	await sleep(1000);
 }
 
 export async function stopInstances(): Promise<void> {

@@ -78,9 +78,9 @@ async function main(): Promise<number> {
 		await importIntoDatabase(service.baseUrl, throttled.service.baseUrl, storage);
 		const { mainInstance, workers } = await startMainAndWorkers();
 		await connectToMain(mainInstance);
+		await createTaskTable();
 		await activateWorkflows();
 		checkWorkersSaidReady(workers);
-		await createTaskTable();
 
 		const queueSignatures = await runListingThroughQueue(service, mainInstance, workers, jobs);
 		await runListingInRegularMode(service, jobs, queueSignatures);

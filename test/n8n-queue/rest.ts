@@ -58,8 +58,12 @@ export async function connectToMain(main: Instance): Promise<void> {
 	session = await setUpOwner(mainBase);
 }
 
-export async function rest(path: string, body?: unknown): ReturnType<RestSession['rest']> {
-	return await session.rest(path, body);
+export async function rest(
+	path: string,
+	body?: unknown,
+	method?: string,
+): ReturnType<RestSession['rest']> {
+	return await session.rest(path, body, method);
 }
 
 /** The main's address and the owner's session, for what the n8n-app driver's helpers need. */
@@ -107,8 +111,10 @@ export async function taskRows(): Promise<TaskRow[]> {
 }
 
 export async function insertTaskRows(rows: TaskRow[]): ReturnType<RestSession['rest']> {
+	// n8n 1.x requires returnType; 2.x defaults it to 'count'.
 	return await session.rest(`/rest/projects/${projectId}/data-tables/${dataTableId}/insert`, {
 		data: rows,
+		returnType: 'count',
 	});
 }
 

@@ -115,9 +115,19 @@ export const DATA_TABLE = 'ideal_house_tasks';
 /**
  * Bull's lock on a running job (default 60 s, renewed every 10 s) and how often the workers look
  * for jobs whose lock has expired (default 30 s), shortened so that a killed worker is noticed
- * within a test run. n8n itself sets maxStalledCount to 0.
+ * within a test run.
  */
 export const LOCK = { duration: 15_000, renew: 5_000, stalledInterval: 5_000 };
+/**
+ * How many times Bull hands a job whose worker died to another worker. n8n 2.x fixes it at 0. n8n
+ * 1.x reads QUEUE_WORKER_MAX_STALLED_COUNT, default 1: the execution then runs again from its
+ * start on another worker, and every task its nodes had created is created and paid for again.
+ * The test sets 0 on 1.x, the setting users of the nodes need there; `QUEUE_MAX_STALLED_COUNT=1`
+ * shows n8n 1.x's default (with QUEUE_FRESH_WORKER_FOLDER=1, the run is repeated).
+ */
+export const MAX_STALLED_COUNT = N8N_LINE.startsWith('1.')
+	? Number(process.env.QUEUE_MAX_STALLED_COUNT ?? 0)
+	: 0;
 export const COMMAND_TIMEOUT_MS = 240_000;
 export const KIND = {
 	photoEnhancer: { credits: 10 },

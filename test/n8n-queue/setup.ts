@@ -18,6 +18,7 @@ import {
 	CREDENTIAL,
 	DATA_TABLE,
 	HERE,
+	N8N_LINE,
 	REPO,
 	START_CREDITS,
 	STORAGE_CREDENTIAL,
@@ -188,4 +189,40 @@ export async function createTaskTable(): Promise<void> {
 		created.status === 200 && !!dataTableId,
 		`HTTP ${created.status} ${JSON.stringify(created.json).slice(0, 300)}`,
 	);
+	if (N8N_LINE.startsWith('1.')) await pointDataTableNodesAt(dataTableId);
+}
+
+/**
+ * n8n 1.x's Data table node finds its table by id only (finding it by name came with 2.x): the
+ * workflows that use the table are saved with its id, as a user picks it from the list, before
+ * they are activated.
+ */
+async function pointDataTableNodesAt(dataTableId: string): Promise<void> {
+	for (const workflow of [WORKFLOWS.recover, WORKFLOWS.finish]) {
+		const stored = (await rest(`/rest/workflows/${workflow.id}`)).json.data ?? {};
+		const nodes = (
+			stored.nodes as Array<{ type: string; parameters: Record<string, unknown> }>
+		).map((node) =>
+			node.type === 'n8n-nodes-base.dataTable'
+				? {
+						...node,
+						parameters: {
+							...node.parameters,
+							dataTableId: { __rl: true, mode: 'id', value: dataTableId },
+						},
+					}
+				: node,
+		);
+		const saved = await rest(
+			`/rest/workflows/${workflow.id}`,
+			{ nodes, versionId: stored.versionId },
+			'PATCH',
+		);
+		check(
+			GROUP,
+			`${workflow.id}: its Data table nodes saved with the table's id (n8n 1.x finds a table by id only)`,
+			saved.status === 200,
+			`HTTP ${saved.status} ${JSON.stringify(saved.json).slice(0, 300)}`,
+		);
+	}
 }

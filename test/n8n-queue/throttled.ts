@@ -28,7 +28,7 @@ const NODE = 'Enhance photos';
  * the one place that names the field. Undefined when the service has no such limit.
  */
 export function refusedByRateLimit(stats: ServiceStats): number | undefined {
-	const count = (stats.requests as unknown as Record<string, unknown>).rateLimited;
+	const count = (stats as unknown as { rateLimited?: { total?: unknown } }).rateLimited?.total;
 	return typeof count === 'number' ? count : undefined;
 }
 
