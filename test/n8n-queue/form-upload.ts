@@ -166,12 +166,12 @@ export async function runFormUploadOnWorker(
 			bytes: result,
 		},
 	];
-	await checkReadBack(group, binaries);
-	checkWhereBinaryDataWent(group, full, binaries);
 	figures.push(
 		`form upload on a worker: photo ${photo.length} B through ${new URL(sentUrl || 'http://-').pathname} → staged ${result.length} B, ` +
 			`binary data mode ${BINARY_MODE}; ${describeRuns(full.id, mainInstance, workers)}`,
 	);
+	await checkReadBack(group, binaries);
+	checkWhereBinaryDataWent(group, full, binaries);
 }
 
 /** n8n's own setting, as its editor reads it: the main's binary data mode. */
@@ -331,10 +331,10 @@ function checkWhereBinaryDataWent(
 			}),
 			binaries.map(({ bytes }) => [bytes.length, sha256(bytes)]),
 		);
-		const onDisk = filesOfExecution(join(USER_FOLDER, '.n8n'), full.id);
+		const onDisk = binaryFilesUnder(join(USER_FOLDER, '.n8n'));
 		check(
 			group,
-			`no binary file of the execution on disk (under the user folder's .n8n)`,
+			`no binary data file on disk (under the user folder's .n8n)`,
 			onDisk.length === 0,
 			onDisk.join('\n'),
 		);
@@ -358,12 +358,10 @@ function checkWhereBinaryDataWent(
 	}
 }
 
-/** Files under `root` in a folder of the execution (`…/executions/<id>/…`). */
-function filesOfExecution(root: string, executionId: string): string[] {
+/** Binary data files under `root`: filesystem mode keeps them in `…/executions/<id>/binary_data/`. */
+function binaryFilesUnder(root: string): string[] {
 	if (!existsSync(root)) return [];
 	return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((path) =>
-		path
-			.split(/[/\\]/)
-			.some((part, index, parts) => part === executionId && parts[index - 1] === 'executions'),
+		path.split(/[/\\]/).slice(0, -1).includes('binary_data'),
 	);
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type RunningService, type ServiceOptions, startService } from '../../service/server.ts';
 import type { TestStorage } from '../helpers/s3-storage.ts';
 import { FORM_UPLOAD_EXAMPLE } from '../n8n-app/form-upload.ts';
-import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
+import { importCredentials, importWorkflows } from '../n8n-app/imports.ts';
 import { type Instance, logMessages, n8nCommand, ready, startInstance } from './processes.ts';
 import { activate, rest, useTaskTable } from './rest.ts';
 import {
@@ -94,12 +94,11 @@ export async function importIntoDatabase(
 	storage: TestStorage,
 ): Promise<void> {
 	const imports = { report, group: 'import into PostgreSQL (CLI)', work: WORK, n8n: n8nCommand };
-	await importCredential(imports, CREDENTIAL, { apiKey: API_KEY, baseUrl: base });
-	await importCredential(imports, THROTTLED_CREDENTIAL, {
-		apiKey: API_KEY,
-		baseUrl: throttledBase,
-	});
-	await importCredential(imports, STORAGE_CREDENTIAL, storage.credentials);
+	await importCredentials(imports, [
+		{ credential: CREDENTIAL, data: { apiKey: API_KEY, baseUrl: base } },
+		{ credential: THROTTLED_CREDENTIAL, data: { apiKey: API_KEY, baseUrl: throttledBase } },
+		{ credential: STORAGE_CREDENTIAL, data: storage.credentials },
+	]);
 	await importWorkflows(
 		imports,
 		[
