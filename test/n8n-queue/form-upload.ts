@@ -278,16 +278,16 @@ async function checkReadBack(
 	group: string,
 	[upload, result]: [ExpectedBinary, ExpectedBinary],
 ): Promise<void> {
-	const read = result.meta?.id ? await binaryData(result.meta.id) : undefined;
+	const read = await readThroughRest(result.meta);
 	check(
 		group,
 		`${result.label}: read back through n8n's REST API (/rest/binary-data), byte for byte`,
 		read?.status === 200 && read.bytes.equals(result.bytes),
 		read
 			? `HTTP ${read.status}, ${read.bytes.length} bytes, expected ${result.bytes.length}`
-			: 'no id',
+			: 'neither an id nor inline data',
 	);
-	const uploaded = upload.meta?.id ? await binaryData(upload.meta.id) : undefined;
+	const uploaded = await readThroughRest(upload.meta);
 	if (uploaded?.status === 200)
 		check(
 			group,
@@ -302,6 +302,18 @@ async function checkReadBack(
 }
 
 /**
+ * A binary's bytes as n8n's REST API gives them: downloaded by its id (/rest/binary-data), or,
+ * kept in memory (`default` mode), inline in the execution record the API returned.
+ */
+async function readThroughRest(
+	meta: BinaryMeta | undefined,
+): Promise<{ status: number; bytes: Buffer } | undefined> {
+	if (meta?.id) return await binaryData(meta.id);
+	if (meta?.data !== undefined) return { status: 200, bytes: Buffer.from(meta.data, 'base64') };
+	return undefined;
+}
+
+/**
  * Where n8n kept the binary data: for `database`, rows of its `binary_data` table holding the
  * exact bytes and no file on disk; for `filesystem`, files in the folder the main and the
  * workers share, and no row.
@@ -311,6 +323,17 @@ function checkWhereBinaryDataWent(
 	full: ExecutionRecord,
 	binaries: ExpectedBinary[],
 ): void {
+	if (BINARY_MODE === 'default') {
+		check(
+			group,
+			'the binary data is kept in the execution record (no id, the bytes inline)',
+			binaries.every(({ meta }) => !meta?.id && meta?.data !== undefined),
+			binaries.map(({ meta }) => meta?.id ?? 'inline').join(', '),
+		);
+		checkNoRows(group, full.id);
+		checkNothingOnDisk(group);
+		return;
+	}
 	const prefix = BINARY_MODE === 'filesystem' ? 'filesystem-v2:' : `${BINARY_MODE}:`;
 	const ids = binaries.map(({ meta }) => meta?.id ?? '');
 	check(
@@ -331,13 +354,7 @@ function checkWhereBinaryDataWent(
 			}),
 			binaries.map(({ bytes }) => [bytes.length, sha256(bytes)]),
 		);
-		const onDisk = binaryFilesUnder(join(USER_FOLDER, '.n8n'));
-		check(
-			group,
-			`no binary data file on disk (under the user folder's .n8n)`,
-			onDisk.length === 0,
-			onDisk.join('\n'),
-		);
+		checkNothingOnDisk(group);
 		figures.push(
 			`  binary_data rows: ${rows.map((row) => `${row.sourceType} ${row.sourceId}, ${row.fileSize} B`).join('; ')}`,
 		);
@@ -349,13 +366,27 @@ function checkWhereBinaryDataWent(
 			files.map((file) => existsSync(file) && sha256(readFileSync(file))),
 			binaries.map(({ bytes }) => sha256(bytes)),
 		);
-		equal(
-			group,
-			"no row of the execution in n8n's binary_data table",
-			binaryRowsOfExecution(full.id),
-			0,
-		);
+		checkNoRows(group, full.id);
 	}
+}
+
+function checkNoRows(group: string, executionId: string): void {
+	equal(
+		group,
+		"no row of the execution in n8n's binary_data table",
+		binaryRowsOfExecution(executionId),
+		0,
+	);
+}
+
+function checkNothingOnDisk(group: string): void {
+	const onDisk = binaryFilesUnder(join(USER_FOLDER, '.n8n'));
+	check(
+		group,
+		`no binary data file on disk (under the user folder's .n8n)`,
+		onDisk.length === 0,
+		onDisk.join('\n'),
+	);
 }
 
 /** Binary data files under `root`: filesystem mode keeps them in `…/executions/<id>/binary_data/`. */

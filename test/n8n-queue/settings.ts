@@ -78,16 +78,16 @@ export const THROTTLED = {
 // ---------------------------------------------------------------------------------------------
 // Binary data
 
-export type BinaryMode = 'database' | 'filesystem';
+export type BinaryMode = 'database' | 'filesystem' | 'default';
 
 /**
  * Where n8n keeps binary data (uploaded files, downloaded results) in this run. n8n 2.x picks
  * `database` by itself in queue mode: N8N_DEFAULT_BINARY_DATA_MODE is left unset, as users leave
- * it. n8n 1.x keeps binary data in the execution's own data by default (`default`, deprecated);
- * its `filesystem` mode works in queue mode only when the main and every worker see one folder,
- * which the processes here do (one disk, as a shared volume gives). `QUEUE_BINARY_DATA_MODE`
- * picks another mode of the line (1.123 has `database` too, once listed in
- * N8N_AVAILABLE_BINARY_DATA_MODES).
+ * it. n8n 1.x keeps binary data in memory and in the execution's own record by default
+ * (`default`, removed in 2.x); its `filesystem` mode works in queue mode only when the main and
+ * every worker see one folder, which the processes here do (one disk, as a shared volume gives).
+ * `QUEUE_BINARY_DATA_MODE` picks another mode of the line: 1.123 also has `default` and
+ * `database` (the latter once listed in N8N_AVAILABLE_BINARY_DATA_MODES).
  */
 export const BINARY_MODE: BinaryMode =
 	(process.env.QUEUE_BINARY_DATA_MODE as BinaryMode | undefined) ??
@@ -102,6 +102,7 @@ export function binaryDataEnv(): Record<string, string> {
 			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
 			N8N_BINARY_DATA_STORAGE_PATH: BINARY_FOLDER,
 		};
+	if (BINARY_MODE === 'default') return { N8N_DEFAULT_BINARY_DATA_MODE: 'default' };
 	// n8n 2.x: its default in queue mode. n8n 1.x: only once the mode is made available.
 	return N8N_LINE.startsWith('1.')
 		? {
