@@ -4,7 +4,6 @@
  * types and icons), the credential's Test button, the form examples published and submitted, and
  * Stop while a node waits on its task. n8n's log of it all gets the checks of every n8n command.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import {
 	CREDENTIAL,
 	equal,
 	N8N_APP,
+	report,
 	NODE_TYPES,
 	runLaterChecks,
 	sample,
@@ -39,6 +39,7 @@ import {
 } from './e2e-shared.ts';
 import { binarySize, checkTaskItem, nodeItems, type RunOutput, storedBinary } from './e2e-items.ts';
 import { FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
+import { checkThroughBucket, publishForm, returnedFiles, submitPhoto } from './form-upload.ts';
 
 /** How often the nodes ask the service for a task's status, in seconds. */
 const POLL_SECONDS = 3;
@@ -212,6 +213,7 @@ async function checkFormExample(
 ): Promise<void> {
 	const group = `workflow ${FORM_EXAMPLE.id} (form upload, in n8n start)`;
 	const formUrl = await publishForm(
+		report,
 		group,
 		base,
 		session,
@@ -258,38 +260,6 @@ async function checkFormExample(
 		[items[0]?.json.id],
 	);
 	await runLaterChecks(ctx);
-}
-
-/** Publishes a form example; returns its production URL once n8n serves the form there. */
-async function publishForm(
-	group: string,
-	base: string,
-	session: RestSession,
-	example: { id: string; formPath: string },
-	field: RegExp,
-	fields: string,
-): Promise<string | undefined> {
-	const activated = await activateWorkflow(session, example.id);
-	if (!check(group, 'published over REST', activated.active, activated.detail)) return undefined;
-
-	// Publishing registers the form's webhook a moment later (n8n applies it from an outbox).
-	const formUrl = `${base}/form/${example.formPath}`;
-	const formDeadline = Date.now() + 30_000;
-	let formPage = await fetch(formUrl);
-	while (!formPage.ok && Date.now() < formDeadline) {
-		await sleep(500);
-		formPage = await fetch(formUrl);
-	}
-	if (
-		!check(
-			group,
-			`the form is served at /form/${example.formPath}, with ${fields}`,
-			formPage.ok && field.test(await formPage.text()),
-			`HTTP ${formPage.status}`,
-		)
-	)
-		return undefined;
-	return formUrl;
 }
 
 /** Submits the sample photo's URL and its mask as a file; returns the mask's bytes if accepted. */
@@ -366,39 +336,6 @@ async function executionIn(
 // ---------------------------------------------------------------------------------------------
 // The form that takes the photo itself
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** A file as the form ending's page carries it: the bytes and what the browser saves them as. */
-interface ReturnedFile {
-	bytes: Buffer;
-	fileName: string;
-	type: string;
-}
-
-/**
- * The files the form ending's page hands the browser: URI-encoded JSON in its script, one file
- * (n8n 1.x) or a list (2.x), the bytes as a serialised Buffer (filesystem binary mode) or as a
- * byte string (binary data kept in memory).
- */
-function returnedFiles(html: string): ReturnedFile[] | undefined {
-	const encoded = /const binar(?:y|ies) = "([^"]+)"/.exec(html)?.[1];
-	if (!encoded) return undefined;
-	const parsed = JSON.parse(decodeURIComponent(encoded)) as unknown;
-	const entries = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{
-		data: { type: 'Buffer'; data: number[] } | string;
-		fileName: string;
-		type: string;
-	}>;
-	return entries.map((entry) => ({
-		bytes:
-			typeof entry.data === 'string'
-				? Buffer.from(entry.data, 'latin1')
-				: Buffer.from(entry.data.data),
-		fileName: entry.fileName,
-		type: entry.type,
-	}));
-}
-
 /**
  * The form that takes the room photo as a file, as users run it: published, the photo submitted,
  * the form ending's page read as the browser gets it (with the staged photo to save) and then
@@ -415,7 +352,15 @@ async function checkFormUploadExample(
 ): Promise<void> {
 	const example = FORM_UPLOAD_EXAMPLE;
 	const group = `workflow ${example.id} (a photo file through the bucket, in n8n start)`;
-	const formUrl = await publishForm(group, base, session, example, /Room photo/, 'its file field');
+	const formUrl = await publishForm(
+		report,
+		group,
+		base,
+		session,
+		example,
+		/Room photo/,
+		'its file field',
+	);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	storage.requests.length = 0;
@@ -423,7 +368,7 @@ async function checkFormUploadExample(
 		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
 	);
 
-	const waitingUrl = await submitPhoto(group, formUrl, photo);
+	const waitingUrl = await submitPhoto(report, group, formUrl, photo);
 	if (!waitingUrl) return;
 	// The ending page is served once the execution waits there, the staged photo in hand.
 	const paused = await executionIn(session, example.id, ['new', 'running']);
@@ -488,7 +433,7 @@ async function checkFormUploadExample(
 			binary: example.resultProperty,
 		});
 	}
-	await checkThroughBucket(group, storage, sentUrl, photo);
+	await checkThroughBucket(report, group, storage, sentUrl, photo);
 
 	const ending = nodeItems(group, run, example.ending, 1)[0];
 	const staged = item?.binary?.[example.resultProperty];
@@ -524,89 +469,6 @@ async function checkFormUploadExample(
 		`form upload: photo ${photo.length} B via ${new URL(sentUrl || 'http://-').pathname} → staged ${resultBytes.length} B handed back`,
 	);
 	await runLaterChecks(ctx);
-}
-
-/** Submits the photo as the form's file field; returns the page n8n says to wait on. */
-async function submitPhoto(
-	group: string,
-	formUrl: string,
-	photo: Buffer,
-): Promise<string | undefined> {
-	const form = new FormData();
-	form.append('field-0', new Blob([photo], { type: 'image/png' }), 'living-room.png');
-	const submitted = await fetch(formUrl, { method: 'POST', body: form });
-	const text = await submitted.text();
-	let waitingUrl: string | undefined;
-	try {
-		waitingUrl = (JSON.parse(text) as { formWaitingUrl?: string }).formWaitingUrl;
-	} catch {
-		// not JSON: reported below
-	}
-	check(
-		group,
-		`the form accepts the photo file and sends the browser on to wait for the ending`,
-		submitted.ok && typeof waitingUrl === 'string',
-		`HTTP ${submitted.status}: ${text.slice(0, 300)}`,
-	);
-	return waitingUrl;
-}
-
-/**
- * What the S3 server saw: the node's signed upload of the photo, the service's download through
- * the presigned link it was given (the same bytes), the node's delete once the task had ended,
- * and nothing left in the bucket.
- */
-async function checkThroughBucket(
-	group: string,
-	storage: TestStorage,
-	sentUrl: string,
-	photo: Buffer,
-): Promise<void> {
-	let link: URL | undefined;
-	try {
-		link = new URL(sentUrl);
-	} catch {
-		// reported below
-	}
-	const path = link?.pathname ?? '';
-	check(
-		group,
-		`the service got a presigned link into the bucket (${storage.bucket}, under ideal-house-uploads/)`,
-		!!link &&
-			link.origin === storage.endpoint &&
-			path.startsWith(`/${storage.bucket}/ideal-house-uploads/`) &&
-			link.searchParams.has('X-Amz-Signature'),
-		sentUrl,
-	);
-	const of = (method: string) =>
-		storage.requests.filter((request) => request.method === method && request.path === path);
-	const puts = of('PUT');
-	equal(
-		group,
-		'the node uploaded the photo once, signed, and the store kept exactly its bytes',
-		puts.map((put) => [put.status, put.verdict.ok, put.sha256]),
-		[[200, true, sha256(photo)]],
-	);
-	const fetched = of('GET').filter((get) => get.verdict.ok && get.verdict.presigned);
-	equal(
-		group,
-		"the service's input: it fetched the object through its link and got the uploaded file's bytes",
-		fetched.map((get) => [get.status, get.sha256]),
-		[[200, sha256(photo)]],
-	);
-	equal(
-		group,
-		'the node deleted the object once the task had ended',
-		of('DELETE').map((del) => del.status),
-		[204],
-	);
-	equal(group, 'the bucket is empty afterwards', await storage.keys(), []);
-	check(
-		group,
-		'every request to the store carried a valid signature',
-		storage.requests.every((request) => request.verdict.ok),
-		JSON.stringify(storage.requests.filter((request) => !request.verdict.ok).map((r) => r.verdict)),
-	);
 }
 
 // ---------------------------------------------------------------------------------------------

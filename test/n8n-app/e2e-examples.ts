@@ -11,6 +11,9 @@ import {
 	nodeItems,
 	type RunOutput,
 } from './e2e-items.ts';
+import { FORM_UPLOAD_EXAMPLE } from './form-upload.ts';
+
+export { FORM_UPLOAD_EXAMPLE };
 
 export interface Example {
 	file: string;
@@ -40,24 +43,6 @@ export const FORM_EXAMPLE = {
 	formPath: 'empty-a-room',
 	trigger: 'Room photo and mask',
 	node: 'Remove the masked furniture',
-};
-
-/**
- * Runs in `n8n start` like the form above, with the S3 server: the photo is the uploaded file,
- * which the node puts in the bucket for the service, and the form's ending hands the staged photo
- * back to the browser.
- */
-export const FORM_UPLOAD_EXAMPLE = {
-	file: 'form-upload-stage.json',
-	id: 'ihFormUploadStage',
-	formPath: 'stage-a-room',
-	trigger: 'Room photo',
-	node: 'Stage the room',
-	ending: 'Staged photo',
-	/** n8n names a form file's binary property after the field's label, `\W` as `_`. */
-	fileProperty: 'Room_photo',
-	resultProperty: 'staged',
-	prompt: 'Warm contemporary furniture, light oak and neutral linen, styled for a listing photo',
 };
 
 /** The examples that start with a Form Trigger. */

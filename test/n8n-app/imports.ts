@@ -20,27 +20,51 @@ interface ImportContext {
 	n8n: N8nCommand;
 }
 
+/** A credential to import: its id, name and type, with plain data (n8n encrypts it on import). */
+export interface CredentialImport {
+	credential: { id: string; name: string; type: string };
+	data: Record<string, unknown>;
+}
+
 /**
  * Imports one credential with plain data (n8n encrypts it on import): the "Ideal House API"
  * credential with the local service's key and address, or another one a driver needs.
  */
 export async function importCredential(
-	{ report, group, work, n8n }: ImportContext,
-	credential: { id: string; name: string; type: string },
-	data: Record<string, unknown>,
+	context: ImportContext,
+	credential: CredentialImport['credential'],
+	data: CredentialImport['data'],
 ): Promise<boolean> {
-	// One file and log per credential: a driver that imports several keeps each one's output.
-	const step = `import-credentials-${credential.id}`;
-	const file = join(work, `credentials-${credential.id}.json`);
-	writeFileSync(file, JSON.stringify([{ ...credential, data }], null, 2));
+	return await importCredentials(context, [{ credential, data }]);
+}
+
+/** Imports several credentials with one n8n command (each command costs n8n's start-up). */
+export async function importCredentials(
+	{ report, group, work, n8n }: ImportContext,
+	credentials: CredentialImport[],
+): Promise<boolean> {
+	// One file and log per import: a driver that imports several times keeps each one's output.
+	const ids = credentials.map(({ credential }) => credential.id).join('-');
+	const types = credentials.map(({ credential }) => credential.type).join(', ');
+	const step = `import-credentials-${ids}`;
+	const file = join(work, `credentials-${ids}.json`);
+	writeFileSync(
+		file,
+		JSON.stringify(
+			credentials.map(({ credential, data }) => ({ ...credential, data })),
+			null,
+			2,
+		),
+	);
 	const result = await report.timed(
-		`n8n import:credentials (${credential.type})`,
+		`n8n import:credentials (${types})`,
 		async () => await n8n(step, ['import:credentials', `--input=${file}`]),
 	);
+	const count = `${credentials.length} credential${credentials.length === 1 ? '' : 's'}`;
 	return report.check(
 		group,
-		`import:credentials: exit 0, 1 credential imported (${credential.type})`,
-		result.code === 0 && /imported 1 credential\./i.test(result.stdout),
+		`import:credentials: exit 0, ${count} imported (${types})`,
+		result.code === 0 && result.stdout.toLowerCase().includes(`imported ${count}.`),
 		`exit ${result.code}; see ${logFile(work, step)}`,
 	);
 }

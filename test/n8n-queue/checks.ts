@@ -63,7 +63,7 @@ export function checkListingItems(
 }
 
 /** Checks the items of one node against the jobs; returns the task ids it emitted. */
-function checkNodeItems(
+export function checkNodeItems(
 	group: string,
 	base: string,
 	run: RunData | undefined,

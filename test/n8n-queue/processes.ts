@@ -16,11 +16,13 @@ import {
 	startN8nProcess,
 	untilReady,
 } from '../n8n-app/n8n-process.ts';
-import { requiredEnv } from '../n8n-app/report.ts';
+import { requiredEnv, sleep } from '../n8n-app/report.ts';
 import {
+	binaryDataEnv,
 	COMMAND_TIMEOUT_MS,
-	type Kind,
+	DATABASE,
 	LOCK,
+	MAX_STALLED_COUNT,
 	N8N_APP,
 	N8N_BIN,
 	PIDS_FILE,
@@ -34,8 +36,8 @@ let queueEnv: Record<string, string> = {};
 
 /**
  * Puts every process and command started from here on into queue mode on run.sh's Redis and
- * PostgreSQL. They share one encryption key, or a worker could not read the credential the CLI
- * imported.
+ * PostgreSQL, with the run's binary data mode. They share one encryption key, or a worker could
+ * not read the credential the CLI imported.
  */
 export function useQueueMode(): void {
 	const encryptionKey = `queue-e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -45,15 +47,18 @@ export function useQueueMode(): void {
 		QUEUE_BULL_REDIS_PORT: requiredEnv('QUEUE_REDIS_PORT', RUNNER),
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: requiredEnv('QUEUE_PG_PORT', RUNNER),
-		DB_POSTGRESDB_DATABASE: 'n8n',
-		DB_POSTGRESDB_USER: 'n8n',
-		DB_POSTGRESDB_PASSWORD: requiredEnv('QUEUE_PG_PASSWORD', RUNNER),
+		DB_POSTGRESDB_PORT: String(DATABASE.port),
+		DB_POSTGRESDB_DATABASE: DATABASE.name,
+		DB_POSTGRESDB_USER: DATABASE.user,
+		DB_POSTGRESDB_PASSWORD: DATABASE.password,
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		EXECUTIONS_DATA_SAVE_ON_PROGRESS: 'true',
 		QUEUE_WORKER_LOCK_DURATION: String(LOCK.duration),
 		QUEUE_WORKER_LOCK_RENEW_TIME: String(LOCK.renew),
 		QUEUE_WORKER_STALLED_INTERVAL: String(LOCK.stalledInterval),
+		// n8n 2.x ignores it (always 0).
+		QUEUE_WORKER_MAX_STALLED_COUNT: String(MAX_STALLED_COUNT),
+		...binaryDataEnv(),
 	};
 }
 
@@ -144,18 +149,30 @@ function childPids(pid: number): number[] {
 	}
 }
 
-export function sigkill(instance: Instance): void {
-	const pid = instance.proc.child.pid!;
-	const children = childPids(pid);
-	instance.proc.child.kill('SIGKILL');
+/**
+ * SIGKILL to a process and its task runners; resolves once it has exited and a moment more. Until
+ * the kernel has closed its sockets, Redis may still hand a newly queued job to the dead worker's
+ * waiting connection: that job would sit in Bull's active list with no lock, and be failed as
+ * stalled without ever running.
+ */
+export async function sigkill(instance: Instance): Promise<void> {
+	const { child } = instance.proc;
+	const children = childPids(child.pid!);
+	const exited = new Promise<void>((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) resolve();
+		else child.once('exit', () => resolve());
+	});
+	child.kill('SIGKILL');
 	instance.killedAt = Date.now();
-	for (const child of children) {
+	for (const pid of children) {
 		try {
-			process.kill(child, 'SIGKILL');
+			process.kill(pid, 'SIGKILL');
 		} catch {
 			// already gone
 		}
 	}
+	await exited;
+	await sleep(1000);
 }
 
 export async function stopInstances(): Promise<void> {
@@ -185,7 +202,8 @@ export function logMessages(instance: Instance, pattern: RegExp): string[] {
 
 export interface LoggedTask {
 	taskId: string;
-	kind: Kind;
+	/** The API (`photoEnhancer`, `objectRemover`, `virtualStaging`, …). */
+	kind: string;
 	node: string;
 	itemIndex: number;
 }
@@ -195,7 +213,7 @@ export function createdInLog(instance: Instance, executionId: string): LoggedTas
 	return parseLogLines(instance.proc.output())
 		.filter(
 			(line) =>
-				/^Ideal House (Photo Enhancer|Object Remover) task \d+ created /.test(line.message) &&
+				/^Ideal House .+ task \d+ created \(execution /.test(line.message) &&
 				line.metadata?.executionId === executionId,
 		)
 		.map((line) => line.metadata as unknown as LoggedTask);

@@ -1,10 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console */
 /**
- * The nodes in n8n's queue mode. run.sh (`npm run test:n8n-queue`) has installed n8n and this
- * package, and started a Redis and a PostgreSQL of its own. This script:
+ * The nodes in n8n's queue mode. run.sh (`npm run test:n8n-queue [-- --n8n 1.123]`) has installed
+ * n8n and this package, and started a Redis and a PostgreSQL of its own. This script:
  *
- *  1. starts the local service, imports the credential and the workflows of
- *     test/n8n-queue/workflows into the PostgreSQL database;
+ *  1. starts the local service, a second one that enforces a rate limit per key, and an S3 server;
+ *     imports the credentials, the workflows of test/n8n-queue/workflows and the form upload
+ *     example into the PostgreSQL database;
  *  2. starts one n8n main (`n8n start`) and two workers (`n8n worker`) on that Redis and database,
  *     sets up the owner, activates the workflows and creates the data table for task ids (REST);
  *  3. calls the production webhook of the listing workflow (20 jobs: 20 Photo Enhancer tasks and
@@ -13,7 +14,12 @@
  *     the credits, and which worker ran which execution (the workers' log lines);
  *  4. runs the same workflow once with `n8n execute` in regular mode and compares its items with
  *     the queue's;
- *  5. kills workers with SIGKILL mid-run: one while the Photo Enhancer waits inside the node
+ *  5. submits the form upload example's form to the main as a browser does: a worker stages the
+ *     uploaded photo through the bucket, in the line's binary data mode (2.41: n8n's own choice for
+ *     queue mode, `database`); checks the bytes at every hop and where n8n kept them;
+ *  6. a throttled account: two workers each run an execution of 100 photos on one key against the
+ *     rate-limited service (QUEUE_SKIP_THROTTLED=1 leaves it out);
+ *  7. kills workers with SIGKILL mid-run: one while the Photo Enhancer waits inside the node
  *     (Wait for Completion on), one while the recovery workflow (create without waiting, task ids
  *     into a data table, wait, Get Result) waits. Reports what n8n does with the killed executions
  *     and their records, checks that nothing was run or charged twice, reads the task ids back
@@ -22,18 +28,21 @@
  *
  * Prints one summary; exits 1 if any check failed. Logs of every n8n process stay in QUEUE_WORK.
  *
- * settings.ts holds what run.sh passes and the run's constants; setup.ts step 1 and 2; runs.ts
- * steps 3 and 4; worker-kill.ts step 5; checks.ts the checks of a listing run; processes.ts and
- * rest.ts the n8n processes and the main's REST API; summary.ts the report.
+ * settings.ts holds what run.sh passes and the run's constants; setup.ts steps 1 and 2; runs.ts
+ * steps 3 and 4; form-upload.ts step 5; throttled.ts step 6; worker-kill.ts step 7; checks.ts the
+ * checks of a listing run; processes.ts, rest.ts and database.ts the n8n processes, the main's
+ * REST API and n8n's tables; summary.ts the report.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { startTestStorage } from '../helpers/s3-storage.ts';
 import { runMain } from '../n8n-app/report.ts';
+import { runFormUploadOnWorker } from './form-upload.ts';
 import { checkProcessLogs, saveLogs, stopInstances, useQueueMode } from './processes.ts';
 import { connectToMain } from './rest.ts';
 import { runListingInRegularMode, runListingThroughQueue } from './runs.ts';
-import { jobsOf, WORK, WORKFLOWS, workflowText } from './settings.ts';
+import { jobsOf, THROTTLED, WORK, WORKFLOWS, workflowText } from './settings.ts';
 import {
 	activateWorkflows,
 	checkWorkersSaidReady,
@@ -41,26 +50,48 @@ import {
 	importIntoDatabase,
 	startLocalService,
 	startMainAndWorkers,
+	startThrottledService,
 } from './setup.ts';
-import { check, printSummary, timed } from './summary.ts';
+import { check, figures, printSummary, timed } from './summary.ts';
+import { runThrottledAccount } from './throttled.ts';
 import { killAndRecover } from './worker-kill.ts';
+
+/** A part whose failure to go on is one failed check, and does not keep the later parts from running. */
+async function part(name: string, run: () => Promise<void>): Promise<void> {
+	try {
+		await run();
+	} catch (error) {
+		check(name, 'the part went through', false, (error as Error).stack ?? String(error));
+	}
+}
 
 async function main(): Promise<number> {
 	mkdirSync(join(WORK, 'logs'), { recursive: true });
 	useQueueMode();
 	const service = await startLocalService();
+	const throttled = await startThrottledService();
+	const storage = await startTestStorage();
+	console.log(`S3 server (s3rver, every signature verified) on ${storage.endpoint}`);
 	const jobs = jobsOf(workflowText(WORKFLOWS.listing.file, service.baseUrl));
 	const recoverJobs = jobsOf(workflowText(WORKFLOWS.recover.file, service.baseUrl));
 	try {
-		await importIntoDatabase(service.baseUrl);
+		await importIntoDatabase(service.baseUrl, throttled.service.baseUrl, storage);
 		const { mainInstance, workers } = await startMainAndWorkers();
 		await connectToMain(mainInstance);
+		await createTaskTable();
 		await activateWorkflows();
 		checkWorkersSaidReady(workers);
-		await createTaskTable();
 
 		const queueSignatures = await runListingThroughQueue(service, mainInstance, workers, jobs);
 		await runListingInRegularMode(service, jobs, queueSignatures);
+		await part('form upload on a worker', async () => {
+			await runFormUploadOnWorker(service, storage, mainInstance, workers);
+		});
+		if (THROTTLED.skip) figures.push('throttled account: left out (QUEUE_SKIP_THROTTLED=1)');
+		else
+			await part('throttled account', async () => {
+				await runThrottledAccount(throttled, mainInstance, workers);
+			});
 		await timed('workers killed mid-run, recovery', async () => {
 			await killAndRecover(service, mainInstance, workers, jobs, recoverJobs);
 		});
@@ -73,6 +104,8 @@ async function main(): Promise<number> {
 		saveLogs();
 		checkProcessLogs();
 		await service.close();
+		await throttled.service.close();
+		await storage.close();
 	}
 	return printSummary();
 }

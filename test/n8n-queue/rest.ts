@@ -2,7 +2,12 @@
  * The main's REST API, logged in as the owner, and its production webhooks: executions with their
  * run data, and the data table the recovery workflow writes its task ids to.
  */
-import { readExecution, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
+import {
+	activateWorkflow,
+	readExecution,
+	type RestSession,
+	setUpOwner,
+} from '../n8n-app/n8n-process.ts';
 import { type Item, until } from '../n8n-app/report.ts';
 import type { Instance } from './processes.ts';
 import { type Kind, N8N_APP } from './settings.ts';
@@ -53,8 +58,37 @@ export async function connectToMain(main: Instance): Promise<void> {
 	session = await setUpOwner(mainBase);
 }
 
-export async function rest(path: string, body?: unknown): ReturnType<RestSession['rest']> {
-	return await session.rest(path, body);
+export async function rest(
+	path: string,
+	body?: unknown,
+	method?: string,
+): ReturnType<RestSession['rest']> {
+	return await session.rest(path, body, method);
+}
+
+/** The main's address and the owner's session, for what the n8n-app driver's helpers need. */
+export function mainConnection(): { base: string; session: RestSession } {
+	return { base: mainBase, session };
+}
+
+/** Activates (n8n 2.x: publishes) a workflow, so that its production webhooks are registered. */
+export async function activate(id: string): Promise<{ active: boolean; detail: string }> {
+	return await activateWorkflow(session, id);
+}
+
+/** A binary data file as the editor downloads it (`/rest/binary-data`), with the owner's login. */
+export async function binaryData(
+	id: string,
+): Promise<{ status: number; bytes: Buffer; type: string | null }> {
+	const query = new URLSearchParams({ id, action: 'download' });
+	const response = await fetch(`${mainBase}/rest/binary-data?${query.toString()}`, {
+		headers: { cookie: session.cookie, 'browser-id': 'e2e' },
+	});
+	return {
+		status: response.status,
+		bytes: Buffer.from(await response.arrayBuffer()),
+		type: response.headers.get('content-type'),
+	};
 }
 
 export function useTaskTable(project: string, dataTable: string): void {
@@ -77,8 +111,10 @@ export async function taskRows(): Promise<TaskRow[]> {
 }
 
 export async function insertTaskRows(rows: TaskRow[]): ReturnType<RestSession['rest']> {
+	// n8n 1.x requires returnType; 2.x defaults it to 'count'.
 	return await session.rest(`/rest/projects/${projectId}/data-tables/${dataTableId}/insert`, {
 		data: rows,
+		returnType: 'count',
 	});
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The nodes in n8n's queue mode (`npm run test:n8n-queue`):
+# The nodes in n8n's queue mode (`npm run test:n8n-queue [-- --n8n 1.123]`):
 #   1. installs n8n and PostgreSQL 17 once per machine (test/n8n-app/lib.sh), and Redis from
 #      Debian when it is missing;
 #   2. builds, packs and installs this package into a fresh N8N_USER_FOLDER;
@@ -7,14 +7,21 @@
 #      folder (no system service is used or touched);
 #   4. runs test/n8n-queue/queue.ts (with tsx): one n8n main and two workers on that Redis and
 #      database, the 40-task listing workflow through the queue, the same workflow in regular mode,
-#      and a worker killed mid-run; it prints the summary.
+#      the form upload example (the form on the main, the photo file staged on a worker), two
+#      workers on one throttled account, and a worker killed mid-run; it prints the summary.
 # Everything it started is stopped on exit, pass or fail. Exits non-zero on any failed check. The
 # work folder (logs of every process) is kept on failure, or always with KEEP_WORK=1.
 #
+# Usage: run.sh [--n8n VERSION]
+#   VERSION       an n8n line of test/n8n-app/versions/ (1.123, 2.41) or an exact release of one;
+#                 default N8N_VERSION, else 2.41. Each line runs on the Node.js its .nvmrc names.
 # Environment:
-#   N8N_APP_DIR   where n8n is installed (default: see test/n8n-app/lib.sh; n8n 2.41 here).
+#   N8N_VERSION   the default for --n8n.
+#   N8N_APP_DIR   where n8n is installed (default: see test/n8n-app/lib.sh).
 #   PG_INSTALL_DIR  where PostgreSQL 17 is installed (default: see test/n8n-app/lib.sh).
 #   KEEP_WORK=1   keep the work folder after a passing run.
+#   QUEUE_SKIP_THROTTLED=1  leave out the throttled account (two workers, 200 photos).
+#   QUEUE_BINARY_DATA_MODE  another binary data mode than the line's (see settings.ts).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +31,7 @@ FAIL_PREFIX="n8n queue mode"
 cd "${REPO}"
 RUN_START="$(now)"
 
+select_n8n_from_args "$@"
 ensure_n8n_app
 
 ensure_postgres
@@ -95,5 +103,5 @@ step_done "create database n8n" "${t0}"
 QUEUE_REPO="${REPO}" QUEUE_WORK="${WORK}" QUEUE_USER_FOLDER="${USER_FOLDER}" QUEUE_N8N_APP="${APP_DIR}" \
 	QUEUE_REDIS_PORT="${REDIS_PORT}" QUEUE_PG_PORT="${PG_PORT}" QUEUE_PG_PASSWORD="${PG_PASSWORD}" \
 	QUEUE_PIDS_FILE="${PIDS_FILE}" QUEUE_SHELL_STEPS="${STEPS}" QUEUE_RUN_START="${RUN_START}" \
-	QUEUE_TARBALL="${TARBALL}" \
+	QUEUE_TARBALL="${TARBALL}" QUEUE_N8N_LINE="${N8N_LINE}" QUEUE_PSQL="${PSQL}" \
 	npx --no-install tsx "${HERE}/queue.ts"

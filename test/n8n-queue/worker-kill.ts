@@ -41,6 +41,8 @@ import {
 	KILL_TASK_MS,
 	type Kind,
 	LOCK,
+	MAX_STALLED_COUNT,
+	N8N_LINE,
 	USER_FOLDER,
 	WORK,
 	WORKFLOWS,
@@ -72,7 +74,7 @@ export async function killAndRecover(
 	const tasksAtKills = serviceTasks(service).length;
 
 	const worker3 = await startWorkerAfterKills();
-	const ended = await untilMainEndsThem(mainInstance, worker3, a, b);
+	const ended = await untilN8nEndsThem(mainInstance, worker3, a, b);
 	await checkNothingRanTwice(service, [worker3, ...workers], ended, tasksAtKills);
 	checkCreatedOnce(a, jobs);
 
@@ -84,7 +86,7 @@ export async function killAndRecover(
 	figures.push(
 		`worker kill: ${a.created.length + b.created.length} tasks created in the two killed executions, all recovered and finished with Get Result: ` +
 			`${a.logged.length} from the killed worker's log (Wait for Completion on), ${rowsB.length} from the data table the workflow wrote; ` +
-			`the main ended the killed executions about ${ended.seconds.toFixed(0)} s after the last kill ` +
+			`n8n ended the killed executions about ${ended.seconds.toFixed(0)} s after the last kill ` +
 			`(Bull lock ${LOCK.duration / 1000} s, stalled-job check every ${LOCK.stalledInterval / 1000} s)`,
 	);
 }
@@ -111,7 +113,7 @@ async function killDuringWaitForCompletion(
 	const holder = await until(`the worker of execution ${executionId}`, 10_000, () =>
 		holderOf(workers, executionId),
 	);
-	sigkill(holder);
+	await sigkill(holder);
 	const created = serviceTasks(service).filter((task) => !before.ids.has(task.id));
 	const recordAtKill = await execution(executionId);
 	const logged = createdInLog(holder, executionId);
@@ -148,7 +150,7 @@ async function killDuringWaitNode(
 		holder === survivor,
 		holder.name,
 	);
-	sigkill(holder);
+	await sigkill(holder);
 	const created = serviceTasks(service).filter((task) => !before.ids.has(task.id));
 	const recordAtKill = await execution(executionId);
 	const idsAtKill = [
@@ -183,7 +185,8 @@ async function startWorkerAfterKills(): Promise<Instance> {
 		});
 	}
 	findings.push(
-		`worker-3 (started after the kills) uses ${folder === USER_FOLDER ? 'the shared user folder' : 'a user folder of its own'}`,
+		`worker-3 (started after the kills) uses ${folder === USER_FOLDER ? 'the shared user folder' : 'a user folder of its own'}; ` +
+			`Bull's maxStalledCount ${MAX_STALLED_COUNT} (${N8N_LINE.startsWith('1.') ? 'QUEUE_WORKER_MAX_STALLED_COUNT' : 'fixed by n8n 2.x'})`,
 	);
 	const worker3 = await startInstance('worker-3', 'worker', folder);
 	check(
@@ -206,9 +209,12 @@ interface Ended {
 
 /**
  * The main ends a stalled job's execution after a grace period: waits for its log line and a
- * final status of both records, noting how their statuses changed and what n8n logged.
+ * final status of both records, noting how their statuses changed and what n8n logged. Where Bull
+ * hands a stalled job to a live worker once more instead (n8n 1.x's default maxStalledCount, 1),
+ * the main logs nothing: there the wait is for both records to be final and for a stalled-job
+ * check past the lock's expiry (the one that re-delivers the job) to have run.
  */
-async function untilMainEndsThem(
+async function untilN8nEndsThem(
 	mainInstance: Instance,
 	worker3: Instance,
 	a: KilledRun,
@@ -222,7 +228,7 @@ async function untilMainEndsThem(
 	const transitions: string[] = [];
 	const lastStatus = new Map<string, string>();
 	await until(
-		'the main to end the two killed executions',
+		'n8n to end the two killed executions',
 		240_000,
 		async () => {
 			for (const id of ids) {
@@ -234,6 +240,11 @@ async function untilMainEndsThem(
 					);
 				}
 			}
+			if (MAX_STALLED_COUNT > 0)
+				return [...lastStatus.values()].every((status) => TERMINAL.includes(status)) &&
+					Date.now() > killedAt + LOCK.duration + 2 * LOCK.stalledInterval
+					? true
+					: undefined;
 			return problem(a.executionId).length && problem(b.executionId).length ? true : undefined;
 		},
 		1000,
@@ -352,19 +363,23 @@ function checkWhereTheIdsAre(
 
 /**
  * (a): what an operator does with the log: the ids go to the data table the finish workflow reads
- * (the Split Out keeps the listing's order, so item i is job i).
+ * (the Split Out keeps the listing's order, so item i is job i), in job order: n8n 1.x's Data
+ * table node returns rows in the order they were written (its Order By came with 2.x).
  */
 async function writeLoggedIdsToTable(
 	a: KilledRun & { logged: LoggedTask[] },
 	jobs: Job[],
 ): Promise<void> {
 	const inserted = await insertTaskRows(
-		a.logged.map((entry) => ({
-			executionId: a.executionId,
-			job: jobs[entry.itemIndex].job,
-			kind: entry.kind,
-			taskId: entry.taskId,
-		})),
+		[...a.logged]
+			.sort((x, y) => x.itemIndex - y.itemIndex)
+			.map((entry) => ({
+				executionId: a.executionId,
+				job: jobs[entry.itemIndex].job,
+				// The listing's nodes only: checkCreatedOnce compared these kinds with the service's.
+				kind: entry.kind as Kind,
+				taskId: entry.taskId,
+			})),
 	);
 	check(
 		GROUP,
