@@ -39,7 +39,7 @@ const RESULT = 'BENCH-PART-RESULT ';
  * and reports what they emitted.
  */
 export async function runPart(part: Part): Promise<void> {
-	const { runNode } = await import('../dev/harness/engine');
+	const { runNode, logLines } = await import('../dev/harness/engine');
 	console.log(READY);
 	await new Promise<void>((resolve) => {
 		createInterface({ input: process.stdin }).once('line', () => resolve());
@@ -47,6 +47,17 @@ export async function runPart(part: Part): Promise<void> {
 	let peakRss = process.memoryUsage().rss;
 	const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 	const startedAt = Date.now();
+	let logged = 0;
+	const rateLog = setInterval(() => {
+		if (!process.env.BENCH_RATE_LOG) return;
+		for (; logged < logLines.length; logged++) {
+			if (logLines[logged].includes('requests a second')) {
+				console.error(
+					`${((Date.now() - startedAt) / 1000).toFixed(2)} [${part.from}] ${logLines[logged].slice(0, 160)}`,
+				);
+			}
+		}
+	}, 20);
 	const { items, error } = await runNode({
 		node: part.node,
 		parameters: part.parameters,
@@ -56,6 +67,7 @@ export async function runPart(part: Part): Promise<void> {
 	});
 	const endedAt = Date.now();
 	clearInterval(sampler);
+	clearInterval(rateLog);
 	if (error) throw new Error(error.message);
 	const result: PartResult = {
 		startedAt,
