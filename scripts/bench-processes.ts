@@ -9,6 +9,9 @@
  * whole N; the service's HTTP 429s as a share of all the requests it answered; tasks the service
  * created that no item emitted (lost) and items with more than one task (created twice), from the
  * service's task list and the ids the items emitted; items failed; status checks per task.
+ *
+ * With BENCH_RATE_LOG=1 each process prints, as they happen, the lines n8n's log gets when its
+ * rate changes, with the seconds since the common start.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The account's request budget adapts to the service's throttling, through n8n's engine, on
  * virtual time (test/helpers/virtual-time.ts): a 429 lowers the rate at once and answers that go
@@ -5,6 +6,8 @@
  * included; and two processes on one account, each with a budget of its own, settle under the
  * local service's limit per key.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 import { runNode, logLines } from '../dev/harness/engine';
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import type { RunningService } from '../service/server.ts';
@@ -121,7 +124,7 @@ describe('a Retry-After holds the whole account', () => {
 				(async () => {
 					const first = runNode({ node: 'photoEnhancer', parameters: enhanceAt(50) });
 					// Another execution on the same account starts once the throttle was heard.
-					while (rateLines().length === 0) await new Promise((resolve) => setImmediate(resolve));
+					while (rateLines().length === 0) await nextTurn();
 					const second = runNode({
 						node: 'idealHouse',
 						parameters: {

@@ -112,15 +112,20 @@ describe('AdaptiveRate: the curve', () => {
 		const rate = new AdaptiveRate(50);
 		rate.throttled(now, throttle(T0, 50));
 		now = T0 + 1700;
-		rate.throttled(now, { sentAt: now, sending: 35, climbFrom: now + 1000, sinceResumed: 12 });
-		expect(rate.current).toBeCloseTo(11.4, 6);
+		rate.throttled(now, { sentAt: now, sending: 35, climbFrom: now + 1000, sinceResumed: 20 });
+		expect(rate.current).toBeCloseTo(19, 6);
 		now = T0 + 6000;
-		rate.succeeded(now, T0 + 1701, 11.4);
-		expect(rate.current).toBeCloseTo(11.4, 3);
-		// Never above what 0.7 would have given.
-		const big = new AdaptiveRate(50);
-		big.throttled(now, throttle(T0, 10, 40));
-		expect(big.current).toBe(7);
+		rate.succeeded(now, T0 + 1701, 19);
+		expect(rate.current).toBeCloseTo(19, 3);
+	});
+
+	test('never more than two falls of 0.7 at once, nor less than one, whatever it got into the window', () => {
+		const behind = new AdaptiveRate(50);
+		behind.throttled(now, throttle(T0, 50, 1));
+		expect(behind.current).toBeCloseTo(50 * 0.7 * 0.7, 6);
+		const ahead = new AdaptiveRate(50);
+		ahead.throttled(now, throttle(T0, 10, 40));
+		expect(ahead.current).toBe(7);
 	});
 });
 

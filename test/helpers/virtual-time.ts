@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * A clock for the nodes on which time moves only when nothing else can: every wait the nodes
  * start (`clock.sleep`) is kept, and once the event loop is idle and no HTTP request is open, the

@@ -15,11 +15,11 @@
  * counted per second.
  * - The curve comes back to a little under the throttle point, and probes past it over a
  *   minute or two rather than seconds: each probe that passes the limit costs a pause.
- * - A throttle less than a second after a pause ended measures instead of guessing. All the
+ * - A throttle less than a second after a pause ended measures instead of guessing. The
  *   processes that were throttled together resume together and refill the account's window;
  *   what this one got into it before the window was full is its part of the limit, and the rate
- *   falls to that. Processes that start together therefore settle in two throttles, whatever
- *   their number, where a fixed factor of 0.7 takes four for four processes.
+ *   falls to that (by two factors of 0.7 at most). Four processes that start together settle in
+ *   two or three throttles, where a fixed factor of 0.7 takes four or five, each with its pause.
  */
 
 /**
@@ -119,8 +119,11 @@ export class AdaptiveRate {
 		this.rate = Math.max(minRate, before * fall);
 		this.plateau = Math.max(this.rate, before * plateau);
 		if (throttle.sinceResumed !== undefined) {
-			// Its measured part of the window: no climb back past it, only the probe.
-			this.rate = Math.max(minRate, Math.min(this.rate, throttle.sinceResumed * plateau));
+			// Its measured part of the window: no climb back past it, only the probe. Never more
+			// than two falls at once, though: resuming behind processes that did not pause, it
+			// finds the window full of theirs, and its part looks smaller than it is.
+			const share = throttle.sinceResumed * plateau;
+			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, this.rate * fall)));
 			this.plateau = this.rate;
 		}
 		this.fallen = this.rate;
