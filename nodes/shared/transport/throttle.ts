@@ -15,8 +15,8 @@ import { PrioritySlots } from './request-order';
 export { RequestBudget } from './request-budget';
 
 /**
- * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
- * polls are spaced out rather than the service flooded.
+ * 50 items' creates go out within a second, and 200 tasks can each be polled every 4 s; beyond
+ * that, polls are spaced out rather than the service flooded.
  */
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
