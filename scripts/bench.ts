@@ -24,6 +24,7 @@
  *   npm run bench -- --api-models fixed,queue        # Virtual Staging rows for more task models
  *   npm run bench -- --models none --downloads 200   # only the download run
  *   npm run bench -- --models none --downloads 0 --photo-files 50   # only the photo-file rows
+ *   npm run bench -- --processes 2,4 --models fixed --n 1000   # 2 and 4 processes on one account, limited to 50/s
  *   npm run bench -- --render bench/out/before.json,bench/out/after.json   # before/after table + chart
  */
 import './n8n-env';
@@ -37,6 +38,7 @@ import { dirname, join } from 'node:path';
 import { sleep, type IBinaryData } from 'n8n-workflow';
 
 import { freePort } from '../dev/ports';
+import { runPart, runProcesses, type Part, type ServiceView } from './bench-processes';
 import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
 import { price } from '../nodes/shared/catalog/credits';
 
@@ -180,6 +182,13 @@ interface RowSpec {
 	/** Binary data mode of a run without downloads (the download runs' baseline). */
 	binaryMode?: 'default' | 'filesystem';
 	resultBytes: number;
+	/**
+	 * Node processes on the one account, each running one execution of N / processes items at
+	 * the same moment (the multi-process rows; 1 when not given).
+	 */
+	processes?: number;
+	/** The service's limit per key, requests a second (0: none). */
+	rateLimit?: number;
 }
 
 interface Row {
@@ -202,6 +211,15 @@ interface Row {
 	credits?: number;
 	/** What `price()` says the successful items cost. */
 	expectedCredits?: number;
+	/** Multi-process rows: see `RowSpec`. */
+	processes?: number;
+	rateLimit?: number;
+	/** Requests the service answered, and how many of them it refused with HTTP 429. */
+	requests?: number;
+	throttled?: number;
+	/** Tasks the service created that no item emitted, and items with more than one task. */
+	lost?: number;
+	createdTwice?: number;
 }
 
 interface Service {
@@ -458,7 +476,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	};
 }
 
-/** Starts a fresh process for one row, after resetting and configuring the service for it. */
+/** Starts a fresh process for one row (several for a multi-process row), after resetting and configuring the service for it. */
 async function childRow(service: Service, spec: RowSpec): Promise<Row> {
 	await admin(service, 'reset', {});
 	await admin(service, 'config', {
@@ -467,7 +485,9 @@ async function childRow(service: Service, spec: RowSpec): Promise<Row> {
 		workers: spec.model.workers,
 		progressModel: spec.model.progressModel,
 		resultBytes: spec.resultBytes,
+		rateLimit: spec.rateLimit ?? 0,
 	});
+	if (spec.processes !== undefined) return await processesRow(service, spec);
 	const output = execFileSync(
 		process.execPath,
 		[
@@ -482,6 +502,50 @@ async function childRow(service: Service, spec: RowSpec): Promise<Row> {
 	return JSON.parse(lines[lines.length - 1]) as Row;
 }
 
+/** A multi-process row: `spec.processes` node processes on the one account, started together. */
+async function processesRow(service: Service, spec: RowSpec): Promise<Row> {
+	const apiRun = API_RUNS[spec.api ?? 'photoEnhancer'];
+	const part: Omit<Part, 'from' | 'count'> = {
+		baseUrl: service.baseUrl,
+		apiKey: service.apiKey,
+		node: apiRun.node,
+		parameters: apiRun.parameters(
+			`={{ "${service.baseUrl}/samples/living-room.png?item=" + $json.i }}`,
+			false,
+		),
+	};
+	const outcome = await runProcesses(
+		__filename,
+		spec.processes ?? 1,
+		spec.n,
+		part,
+		async () => (await stats(service, true)) as unknown as ServiceView,
+		`${apiRun.api.name}.result`,
+	);
+	return {
+		api: spec.api ?? 'photoEnhancer',
+		model: spec.model.name,
+		label: spec.model.label,
+		mode: spec.mode,
+		n: spec.n,
+		binary: '',
+		wallS: outcome.wallS,
+		boundS: bound(spec.n, outcome.slowestS),
+		pollsPerTask: outcome.resultChecks / spec.n,
+		meanLatencyS: Number.NaN,
+		p95LatencyS: Number.NaN,
+		peakRps: outcome.peakRps,
+		peakRssMb: outcome.peakRssMb,
+		failed: outcome.failed,
+		processes: spec.processes,
+		rateLimit: spec.rateLimit ?? 0,
+		requests: outcome.requests,
+		throttled: outcome.throttled,
+		lost: outcome.lost,
+		createdTwice: outcome.createdTwice,
+	};
+}
+
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
 const apiOf = (row: Row): BenchApi => row.api ?? 'photoEnhancer';
@@ -490,7 +554,69 @@ const apiOf = (row: Row): BenchApi => row.api ?? 'photoEnhancer';
 const tasksOf = (row: Row) =>
 	[row.label, row.mode === 'serial' ? 'serial' : '', row.binary].filter(Boolean).join('; ');
 
-const key = (row: Row) => `${apiOf(row)}|${row.model}|${row.mode}|${row.n}|${row.binary}`;
+const key = (row: Row) =>
+	`${apiOf(row)}|${row.model}|${row.mode}|${row.n}|${row.binary}|${row.processes ?? ''}|${row.rateLimit ?? ''}`;
+
+const percent = (row: Row) =>
+	row.requests ? `${f((100 * (row.throttled ?? 0)) / row.requests, 1)} %` : '–';
+
+/** The multi-process rows: processes on one account against the service's limit per key. */
+function processTable(rows: Row[]): string {
+	const lines = [
+		'| processes | tasks | N | limit (requests/s per key) | bound (s) | wall (s) | wall / bound | 429s / requests | tasks lost | created twice | items failed | checks per task | peak requests/s | peak RSS per process (MB) |',
+		'|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const row of rows) {
+		lines.push(
+			`| ${row.processes} | ${row.label} | ${row.n} | ${row.rateLimit || 'none'} | ${f(row.boundS)} | ${f(row.wallS)} | ${f(row.wallS / row.boundS, 2)} | ${row.throttled} / ${row.requests} (${percent(row)}) | ${row.lost} | ${row.createdTwice} | ${row.failed} | ${f(row.pollsPerTask, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/** The multi-process rows before and after, each cell "before → after". */
+function processComparison(before: Row[], after: Row[]): string {
+	const lines = [
+		'| processes | tasks | N | limit (requests/s per key) | bound (s) | wall (s) | wall / bound | 429s / requests | tasks lost | created twice | items failed | checks per task |',
+		'|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const a of after) {
+		const b = before.find((row) => key(row) === key(a));
+		const pair = (text: (row: Row) => string) => (b ? `${text(b)} → ${text(a)}` : text(a));
+		lines.push(
+			`| ${a.processes} | ${a.label} | ${a.n} | ${a.rateLimit || 'none'} | ${f(a.boundS)} | ${pair((r) => f(r.wallS))} | ${pair((r) => f(r.wallS / r.boundS, 2))} | ${pair((r) => `${r.throttled} / ${r.requests} (${percent(r)})`)} | ${pair((r) => String(r.lost))} | ${pair((r) => String(r.createdTwice))} | ${pair((r) => String(r.failed))} | ${pair((r) => f(r.pollsPerTask, 2))} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/** Both kinds of rows: the ordinary table, then the multi-process one. */
+function tables(rows: Row[], before?: Row[]): string {
+	const single = rows.filter((row) => row.processes === undefined);
+	const multi = rows.filter((row) => row.processes !== undefined);
+	const parts = [];
+	if (single.length > 0) {
+		parts.push(
+			before
+				? comparison(
+						before.filter((row) => row.processes === undefined),
+						single,
+					)
+				: table(single),
+		);
+	}
+	if (multi.length > 0) {
+		parts.push(
+			before
+				? processComparison(
+						before.filter((row) => row.processes !== undefined),
+						multi,
+					)
+				: processTable(multi),
+		);
+	}
+	return parts.join('\n\n');
+}
 
 /** The Photo Enhancer's row with the same tasks, mode and N as this one, in the same rows. */
 function photoEnhancerTwin(row: Row, rows: Row[]): Row | undefined {
@@ -556,7 +682,13 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 	const pad = { left: 70, right: 20, top: 40, bottom: 50 };
 	const all = series
 		.flatMap((s) => s.rows)
-		.filter((row) => apiOf(row) === 'photoEnhancer' && row.mode === 'concurrent' && !row.binary);
+		.filter(
+			(row) =>
+				apiOf(row) === 'photoEnhancer' &&
+				row.mode === 'concurrent' &&
+				!row.binary &&
+				row.processes === undefined,
+		);
 	const ns = [...new Set(all.map((row) => row.n))].sort((a, b) => a - b);
 	const maxRatio = Math.max(1.2, ...all.map((row) => row.wallS / row.boundS)) * 1.1;
 	// N on a log scale: 1 to 1,000 would otherwise crowd the small runs into one corner.
@@ -590,7 +722,8 @@ function chartSvg(series: Array<{ rows: Row[]; dashed: boolean; suffix: string }
 						apiOf(row) === 'photoEnhancer' &&
 						row.model === model &&
 						row.mode === 'concurrent' &&
-						!row.binary,
+						!row.binary &&
+						row.processes === undefined,
 				)
 				.sort((a, b) => a.n - b.n)
 				.map((row) => `${x(row.n).toFixed(1)},${y(row.wallS / row.boundS).toFixed(1)}`);
@@ -630,6 +763,11 @@ function writeChart(svg: string, name: string) {
 }
 
 async function main() {
+	const partArg = option('part', '');
+	if (partArg) {
+		await runPart(JSON.parse(partArg) as Part);
+		return;
+	}
 	const rowArg = option('row', '');
 	if (rowArg) {
 		const { spec, service } = JSON.parse(rowArg) as { spec: RowSpec; service: Service };
@@ -642,7 +780,7 @@ async function main() {
 		const [beforeFile, afterFile] = render.split(',');
 		const before = JSON.parse(readFileSync(beforeFile, 'utf8')) as Row[];
 		const after = afterFile ? (JSON.parse(readFileSync(afterFile, 'utf8')) as Row[]) : undefined;
-		const markdown = after ? comparison(before, after) : table(before);
+		const markdown = after ? tables(after, before) : tables(before);
 		console.log(`\n${markdown}`);
 		writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
 		writeChart(
@@ -665,15 +803,20 @@ async function main() {
 		return MODELS[name];
 	});
 	const sizes = list('n', '1,50,200,1000').map(Number);
-	const apis = list('apis', 'photoEnhancer,virtualStaging').map((name) => {
+	// Multi-process rows: this many node processes on one account, against this limit per key.
+	// Asked for, they run alone unless other rows are named too.
+	const processCounts = list('processes', '').map(Number);
+	const onlyProcesses = processCounts.length > 0;
+	const rateLimit = Number(option('rate-limit', onlyProcesses ? String(RATE) : '0'));
+	const apis = list('apis', onlyProcesses ? 'none' : 'photoEnhancer,virtualStaging').map((name) => {
 		if (!(name in API_RUNS))
 			throw new Error(`unknown API ${name} (known: ${Object.keys(API_RUNS).join(', ')})`);
 		return name as BenchApi;
 	});
-	const downloads = Number(option('downloads', '200'));
+	const downloads = Number(option('downloads', onlyProcesses ? '0' : '200'));
 	const serial = list('serial', '').map(Number);
 	const resultBytes = Number(option('result-bytes', String(4_000_000)));
-	const photoFiles = Number(option('photo-files', '50'));
+	const photoFiles = Number(option('photo-files', onlyProcesses ? '0' : '50'));
 
 	// The task models of the other APIs' rows (of those in --models): by default the fixed one.
 	const apiModels = new Set(list('api-models', 'fixed'));
@@ -685,6 +828,14 @@ async function main() {
 		for (const model of models) {
 			if (model.api || (api !== 'photoEnhancer' && !apiModels.has(model.name))) continue;
 			for (const n of sizes) specs.push({ api, model, n, mode: 'concurrent', resultBytes: 0 });
+		}
+	}
+	for (const processes of processCounts) {
+		for (const model of models) {
+			if (model.api) continue;
+			for (const n of sizes) {
+				specs.push({ model, n, mode: 'concurrent', resultBytes: 0, processes, rateLimit });
+			}
 		}
 	}
 	for (const model of models) {
@@ -750,6 +901,12 @@ async function main() {
 		for (const spec of specs) {
 			const row = await childRow(service, spec);
 			rows.push(row);
+			if (row.processes !== undefined) {
+				console.log(
+					`${row.processes} processes on one account, ${row.label} N=${row.n}, limit ${row.rateLimit || 'none'}/s: ${row.wallS.toFixed(1)} s (bound ${row.boundS.toFixed(1)} s, ${f(row.wallS / row.boundS, 2)}×), 429s ${row.throttled} of ${row.requests} requests (${percent(row)}), lost ${row.lost}, created twice ${row.createdTwice}, failed ${row.failed}, ${row.pollsPerTask.toFixed(2)} checks/task`,
+				);
+				continue;
+			}
 			console.log(
 				`${API_RUNS[apiOf(row)].label}, ${row.label}${row.binary ? `; ${row.binary}` : ''} ${row.mode} N=${row.n}: ${row.wallS.toFixed(1)} s (bound ${row.boundS.toFixed(1)} s; ${wallRatio(row, rows)} the Photo Enhancer's), ${row.pollsPerTask.toFixed(2)} polls/task, latency ${row.meanLatencyS.toFixed(2)} s, credits ${creditsText(row)}`,
 			);
@@ -765,7 +922,7 @@ async function main() {
 			`Photos from files / from URLs, N=${fromFiles.n}: wall ${f(fromFiles.wallS / fromUrls.wallS, 2)}× (${f(fromFiles.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(fromFiles.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB`,
 		);
 	}
-	const markdown = table(rows);
+	const markdown = tables(rows);
 	console.log(`\n${markdown}\n\nTotal ${((Date.now() - started) / 60_000).toFixed(1)} min`);
 	writeFileSync(join(outDir, `${outName}.md`), `${markdown}\n`);
 	writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(rows, null, 2));

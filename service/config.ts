@@ -34,6 +34,11 @@ export interface ServiceConfig {
 	 * (the 2026-03-06 page). Fixed for a task when it is created.
 	 */
 	housePlanResults: 1 | 3;
+	/**
+	 * Requests a second each API key may send (any one-second window, by the service's clock);
+	 * beyond, HTTP 429 with Retry-After. 0, the default, is no limit: the spec shows none.
+	 */
+	rateLimit: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
@@ -51,6 +56,7 @@ export const DEFAULT_CONFIG: Readonly<ServiceConfig> = {
 	resultBytes: 0,
 	styleShape: 'groupsAsKeys',
 	housePlanResults: 1,
+	rateLimit: 0,
 };
 
 export const CONFIG_KEYS = Object.keys(DEFAULT_CONFIG) as Array<keyof ServiceConfig>;
@@ -178,6 +184,9 @@ export function applyConfigPatch(
 			case 'housePlanResults':
 				if (value !== 1 && value !== 3) throw new Error('housePlanResults must be 1 or 3');
 				next.housePlanResults = value;
+				break;
+			case 'rateLimit':
+				next.rateLimit = numberIn(key, value, 0, 1_000_000, true);
 				break;
 			default:
 				throw new Error(

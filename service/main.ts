@@ -30,6 +30,8 @@ const USAGE = `Usage: node service/main.ts [options]
   --style-shape S       nesting of the getStyles answer: groupsAsKeys (default) or
                         namedGroupList
   --house-plan-results N  images in a House Plan result: 1 (default) or 3
+  --rate-limit N        requests a second each API key may send; beyond, HTTP 429 with
+                        Retry-After (default 0: no limit)
   --help`;
 
 function fail(message: string): never {
@@ -75,6 +77,7 @@ function parseOptions(): ServiceOptions {
 				'result-bytes': { type: 'string' },
 				'style-shape': { type: 'string' },
 				'house-plan-results': { type: 'string' },
+				'rate-limit': { type: 'string' },
 				help: { type: 'boolean' },
 			},
 		}).values;
@@ -117,6 +120,7 @@ function parseOptions(): ServiceOptions {
 			'house-plan-results',
 			parsed['house-plan-results'],
 		) as ServiceOptions['housePlanResults'],
+		rateLimit: numberOption('rate-limit', parsed['rate-limit']),
 	};
 }
 
@@ -145,6 +149,8 @@ async function main(): Promise<void> {
 		`Admin: GET ${service.baseUrl}/__admin/stats, POST /__admin/config, /__admin/accounts, /__admin/reset`,
 	);
 	if (faults.length > 0) console.log(`Faults: ${JSON.stringify(options.faults)}`);
+	if (options.rateLimit)
+		console.log(`Rate limit: ${options.rateLimit} requests a second per API key`);
 	console.log('Ctrl+C stops it.');
 
 	let stopping = false;

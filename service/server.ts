@@ -23,6 +23,7 @@ import { CODE, envelopeText, ServiceError } from './envelope.ts';
 import { faultResponse, pickFault, pickLatency } from './faults.ts';
 import { inspectImage, MEGABYTE } from './images.ts';
 import { mulberry32 } from './prng.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { namesFile, parseResultPath, ResultFiles } from './result-files.ts';
 import {
 	createObjectRemoverTask,
@@ -75,6 +76,8 @@ export interface ServiceOptions {
 	styleShape?: StyleShape;
 	/** House Plan result images: 1 (default, 2026-06-12 page) or 3 (2026-03-06 page). */
 	housePlanResults?: 1 | 3;
+	/** Requests a second per API key; beyond, HTTP 429 with Retry-After. Default 0: no limit. */
+	rateLimit?: number;
 	now?: () => number;
 }
 
@@ -240,6 +243,8 @@ class LocalService implements ServiceContext {
 
 	private readonly resultFiles = new ResultFiles();
 
+	private readonly rateLimiter = new RateLimiter();
+
 	private pendingFailures: TaskRecord[] = [];
 
 	private closed = false;
@@ -282,6 +287,7 @@ class LocalService implements ServiceContext {
 			this.accounts.set(key, credits);
 		}
 		this.counters.reset();
+		this.rateLimiter.reset();
 		this.random = randomStreams(this.config.seed);
 		this.tasks = new TaskStore(this.random.ids);
 		this.queues = new TaskQueues(this.config.workers);
@@ -455,6 +461,7 @@ class LocalService implements ServiceContext {
 		response.on('finish', () =>
 			this.counters.requestFinished(endpoint, String(response.statusCode)),
 		);
+		if (this.throttled(request, response)) return;
 		if (request.method !== route.method && !(route.method === 'GET' && request.method === 'HEAD')) {
 			request.resume();
 			sendText(
@@ -507,6 +514,25 @@ class LocalService implements ServiceContext {
 			}
 		}
 		sendText(response, reply.status, reply.body);
+	}
+
+	/**
+	 * The rate limit, before anything else of the request is looked at (as a gateway would):
+	 * true when the request was refused with HTTP 429. Only known keys are counted; a request
+	 * without one goes on to be answered 5002.
+	 */
+	private throttled(request: http.IncomingMessage, response: http.ServerResponse): boolean {
+		const apiKey = request.headers.apikey;
+		if (typeof apiKey !== 'string' || !this.accounts.has(apiKey)) return false;
+		const refusal = this.rateLimiter.admit(apiKey, this.clock(), this.config.rateLimit);
+		if (!refusal) return false;
+		request.resume();
+		this.counters.rateLimited(apiKey);
+		sendText(response, 429, refusal.body, {
+			'content-type': JSON_TYPE,
+			'retry-after': String(refusal.retryAfterSeconds),
+		});
+		return true;
 	}
 
 	private async dispatch(route: ApiRoute, request: http.IncomingMessage, url: URL): Promise<Reply> {

@@ -24,6 +24,8 @@ export interface CounterSnapshot {
 		byKey: Record<string, number>;
 		byEndpoint: Record<string, number>;
 	};
+	/** Requests refused with HTTP 429 by the rate limit (`rateLimit`), by API key. */
+	rateLimited: { total: number; byKey: Record<string, number> };
 	faults: {
 		total: number;
 		byKind: Record<string, number>;
@@ -71,6 +73,7 @@ function emptySnapshot(): CounterSnapshot {
 		requests: { total: 0, byEndpoint: {}, byStatus: {}, byCode: {}, peakPerSecond: 0 },
 		downloads: { samples: 0, results: 0 },
 		tasksCreated: { total: 0, byKey: {}, byEndpoint: {} },
+		rateLimited: { total: 0, byKey: {} },
 		faults: { total: 0, byKind: {}, byPhase: {}, byEndpoint: {} },
 	};
 }
@@ -117,6 +120,11 @@ export class Counters {
 		this.data.tasksCreated.total++;
 		bump(this.data.tasksCreated.byKey, apiKey);
 		bump(this.data.tasksCreated.byEndpoint, endpoint);
+	}
+
+	rateLimited(apiKey: string): void {
+		this.data.rateLimited.total++;
+		bump(this.data.rateLimited.byKey, apiKey);
 	}
 
 	faultInjected(kind: string, phase: string, endpoint: string): void {

@@ -165,7 +165,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: DEFAULT_MAX_REQUESTS_PER_SECOND,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
-					'Most requests sent to the Ideal House account in any one second, creates and status checks together, shared by all items and by every execution and node of this n8n process that uses the same account (the lowest rate any of them sets holds); a request counts until a second after its answer, so the service never receives more in one second. The default sends the creates of 50 items at once and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
+					'The most requests sent to the Ideal House account in any one second, creates and status checks together, shared by all items and by every execution and node of this n8n process that uses the same account (the lowest rate any of them sets holds). A ceiling: when the service answers 429 (too many requests, as when several queue-mode workers share the account), this process sends slower at once, waits as long as the service asks, and speeds up again while it is not throttled. The default sends the creates of 50 items within a second and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
 			},
 			{
 				displayName: 'On Timeout',

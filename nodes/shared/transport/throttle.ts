@@ -7,83 +7,27 @@ import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { IdealHouseItemError } from '../basics/errors';
+import { limits } from '../basics/limits';
+import { AccountBudget, type PaceSignal } from './account-budget';
 import type { SlotPriority } from './request-order';
 import { PrioritySlots } from './request-order';
 
+export { RequestBudget } from './request-budget';
+
 /**
- * 50 items' creates go out at once, and 200 tasks can each be polled every 4 s; beyond that,
- * polls are spaced out rather than the service flooded.
+ * 50 items' creates go out within a second, and 200 tasks can each be polled every 4 s; beyond
+ * that, polls are spaced out rather than the service flooded.
  */
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
- * At most `rate` requests in any one-second window of an account, as the service sees them.
- * A request counts from when its slot is given until one second after its answer: the node cannot
- * see when the bytes leave (n8n's helper first reads the credential, and a busy run delays that),
- * only that they arrived before the answer did. So at most `rate` are in flight at once, a burst
- * of `rate` may go together, and the next waits until an answer is a second old.
+ * One budget per account (the key, at the service's origin however spelt) in this n8n process,
+ * shared by every execution and node that uses it: four webhook calls at once, or two Ideal
+ * House nodes in parallel branches, all count against the account's one rate. The rate is the
+ * lowest that any node run using the budget right now asks for, lowered while the service
+ * throttles the account (see `AccountBudget`). Each worker process of n8n's queue mode has
+ * budgets of its own: they share no state, and settle near the account's limit by adapting.
  */
-export class RequestBudget {
-	private inFlight = 0;
-	/** When the answers of the last second came, oldest first. */
-	private readonly answeredAt: number[] = [];
-	private size = 1;
-	private windowMs = 1000;
-	lastUsed: number;
-
-	constructor(rate: number) {
-		this.setRate(rate);
-		this.lastUsed = clock.now();
-	}
-
-	/** A new rate applies to the next slot; requests already in flight keep counting. */
-	setRate(rate: number): void {
-		// A fractional rate (0.5/s) still allows one request, spaced 1/rate seconds apart.
-		this.size = Math.max(1, Math.floor(rate));
-		this.windowMs = (1000 * this.size) / rate;
-	}
-
-	/**
-	 * 0 and the request counts as in flight from now; otherwise how long to wait before trying
-	 * again, or Infinity while every slot is in flight (an answer frees one: see `answered`).
-	 */
-	tryTake(): number {
-		const now = clock.now();
-		this.lastUsed = now;
-		while (this.answeredAt.length > 0 && this.answeredAt[0] <= now - this.windowMs) {
-			this.answeredAt.shift();
-		}
-		if (this.inFlight + this.answeredAt.length < this.size) {
-			this.inFlight++;
-			return 0;
-		}
-		return this.answeredAt.length > 0 ? this.answeredAt[0] + this.windowMs - now : Infinity;
-	}
-
-	/** A request's answer (or failure) came: it counts for one more window, then frees its slot. */
-	answered(): void {
-		this.inFlight = Math.max(0, this.inFlight - 1);
-		this.answeredAt.push(clock.now());
-	}
-
-	/** A slot was given but nothing was sent with it: it frees up at once. */
-	unused(): void {
-		this.inFlight = Math.max(0, this.inFlight - 1);
-	}
-}
-
-/**
- * One budget per account (the key, at the service's origin however spelt) in this n8n process, shared by every execution and
- * node that uses it: four webhook calls at once, or two Ideal House nodes in parallel branches,
- * all count against the account's one rate. The rate is the lowest that any node run using the
- * budget right now asks for. Each worker process of n8n's queue mode has budgets of its own.
- */
-interface AccountBudget {
-	budget: RequestBudget;
-	/** The rate each node run using the budget asked for, by execution and node. */
-	rates: Map<string, number>;
-}
-
 const budgets = new Map<string, AccountBudget>();
 const IDLE_MS = 10 * 60_000;
 
@@ -131,36 +75,51 @@ export async function accountOfRun(ctx: IExecuteSingleFunctions): Promise<string
 	return await accountOf(ctx, runOf(ctx));
 }
 
-async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<RequestBudget> {
+async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<AccountBudget> {
 	const user = runOf(ctx);
 	const account = await accountOf(ctx, user);
 	let shared = budgets.get(account);
 	if (!shared) {
 		// Budgets are dropped when their last user finishes; this catches runs that never said so.
 		for (const [staleKey, stale] of budgets) {
-			if (clock.now() - stale.budget.lastUsed > IDLE_MS) budgets.delete(staleKey);
+			if (clock.now() - stale.slots.lastUsed > IDLE_MS) budgets.delete(staleKey);
 		}
-		shared = { budget: new RequestBudget(rate), rates: new Map() };
+		shared = new AccountBudget(rate);
 		budgets.set(account, shared);
 	}
 	if (shared.rates.get(user) !== rate) {
 		const joined = !shared.rates.has(user);
 		shared.rates.set(user, rate);
-		shared.budget.setRate(Math.min(...shared.rates.values()));
+		shared.ceilingChanged();
 		const left = shared;
 		if (joined) {
 			ctx.onExecutionFinish?.(() => {
 				accounts.delete(user);
 				left.rates.delete(user);
 				if (left.rates.size === 0) budgets.delete(account);
-				else left.budget.setRate(Math.min(...left.rates.values()));
+				else left.ceilingChanged();
 			});
 		}
 	}
-	return shared.budget;
+	return shared;
 }
 
-const ordered = new WeakMap<RequestBudget, PrioritySlots>();
+/**
+ * The service answered a request of this node run, sent at `sentAt`: its account's budget adapts
+ * (see `AccountBudget.heard`), and a change of the rate in force goes to n8n's log at debug level.
+ */
+export function heardFromService(
+	ctx: IExecuteSingleFunctions,
+	sentAt: number,
+	signal: PaceSignal,
+): void {
+	const account = accounts.get(runOf(ctx));
+	const shared = account === undefined ? undefined : budgets.get(account);
+	const news = shared?.heard(sentAt, signal, limits.createRetryAfterMaxMs);
+	if (news) ctx.logger.debug(news, { node: ctx.getNode().name, executionId: ctx.getExecutionId() });
+}
+
+const ordered = new WeakMap<AccountBudget, PrioritySlots>();
 
 /** A request its sender gave up while it waited for its slot: nothing was sent. */
 function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
@@ -191,11 +150,12 @@ export async function takeRequestSlot(
 	priority: SlotPriority = { rank: 'create', age: clock.now() },
 	withdraw?: AbortSignal,
 ): Promise<RequestSlot> {
-	const budget = await budgetFor(ctx, rate);
-	let slots = ordered.get(budget);
+	const shared = await budgetFor(ctx, rate);
+	const budget = shared.slots;
+	let slots = ordered.get(shared);
 	if (!slots) {
 		slots = new PrioritySlots(() => budget.tryTake());
-		ordered.set(budget, slots);
+		ordered.set(shared, slots);
 	}
 	const stop = executionStopSignal(ctx);
 	try {

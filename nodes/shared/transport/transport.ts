@@ -13,6 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { clock } from '../basics/clock';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import {
 	apiCodeError,
@@ -24,7 +25,8 @@ import type { SlotPriority } from './request-order';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
 import { guardedRequest, sendGuarded, type GuardedRequest } from './http';
-import { takeRequestSlot } from './throttle';
+import { heardFromService, takeRequestSlot } from './throttle';
+import type { PaceSignal } from './account-budget';
 
 /**
  * The one path every request of every node takes: the create call sent by n8n's routing (its
@@ -323,6 +325,20 @@ async function sendWithKey<T extends IExecuteSingleFunctions | ILoadOptionsFunct
 	);
 }
 
+/**
+ * What an answer says about the pace of the account's requests: HTTP 429, or code 1003 with a
+ * Retry-After, is a throttle; any other answer below HTTP 500 went through at this pace; a 5xx
+ * says nothing about it.
+ */
+export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
+	const retryAfter = retryAfterMs(response.headers);
+	if (response.statusCode === 429) return { throttled: true, retryAfterMs: retryAfter };
+	if (retryAfter !== undefined && envelopeCode(response) === 1003) {
+		return { throttled: true, retryAfterMs: retryAfter };
+	}
+	return response.statusCode < 500 ? { throttled: false } : undefined;
+}
+
 /** An answer of the service, its body as text with the key already cleared from it. */
 export interface ServiceResponse extends IN8nHttpFullResponse {
 	body: string;
@@ -331,13 +347,15 @@ export interface ServiceResponse extends IN8nHttpFullResponse {
 
 /**
  * Sends one authenticated request: no redirects, at most `timeoutMs`, cut off by Stop. Failures
- * become errors without the request's configuration (which holds the key).
+ * become errors without the request's configuration (which holds the key). What the answer says
+ * about the pace (a throttle or not) goes to the account's request budget.
  */
 export async function sendToService(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	timeoutMs: number,
 ): Promise<ServiceResponse> {
+	const sentAt = clock.now();
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
 	if (stop.aborted) {
@@ -368,7 +386,10 @@ export async function sendToService(
 		if (request.timedOut()) throw timeoutError(ctx, timeoutMs);
 		throw networkError.call(ctx, error, secrets);
 	}
-	return { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
+	const answer = { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
+	const pace = paceSignalOf(answer);
+	if (pace) heardFromService(ctx, sentAt, pace);
+	return answer;
 }
 
 async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {

@@ -1,0 +1,161 @@
+/**
+ * How fast this process may send to one account, learnt from the service's answers. Several n8n
+ * processes (queue-mode workers) on one account share no state: each lowers its own rate when the
+ * service throttles it and raises it again while it does not, and together they settle near the
+ * account's real limit, which the spec does not show.
+ *
+ * The shape is the one of AWS's adaptive retry mode (`DefaultRateLimiter`) and of TCP's CUBIC: a
+ * multiplicative fall at once on a throttle, to a share of what this process was sending; a
+ * quick climb that flattens as it comes back near the rate the throttle came at; a long stay
+ * there; then a probe that starts slowly and speeds up the longer the service lets it, so that a
+ * process left alone on the account takes the whole of it back.
+ *
+ * Two things differ from AWS's curve, because here a throttle costs more: the service's
+ * Retry-After holds every request of this process on the account, a whole second for a limit
+ * counted per second.
+ * - The curve comes back to a little under the throttle point, and probes past it over a
+ *   minute or two rather than seconds: each probe that passes the limit costs a pause.
+ * - A throttle less than a second after a pause ended measures instead of guessing. The
+ *   processes that were throttled together resume together and refill the account's window;
+ *   what this one got into it before the window was full is its part of the limit, and the rate
+ *   falls to that (by two factors of 0.7 at most). Four processes that start together settle in
+ *   two or three throttles, where a fixed factor of 0.7 takes four or five, each with its pause.
+ */
+
+/**
+ * The curve's constants, in one object (as `limits`), so that tests and the bench's model of
+ * several processes can try others.
+ */
+export const rateCurve = {
+	/**
+	 * The rate after a throttle, as a share of what this process was sending. TCP's AIMD halves;
+	 * CUBIC and AWS's adaptive mode keep 0.7, which loses less while the processes settle.
+	 */
+	fall: 0.7,
+	/**
+	 * Where the climb back stops, as a share of the rate the throttle came at: that rate filled
+	 * the account's window together with the other processes' requests, so coming back to all of
+	 * it would fill the window again at once. A twentieth left free lets a process back in after
+	 * its pause. The same share of a measured part of the window gives the rate after a throttle
+	 * that follows a pause.
+	 */
+	plateau: 0.95,
+	/**
+	 * Seconds from the end of the Retry-After pause (or from the throttle, without one) until the
+	 * climb is back at its plateau: AWS's curve (scale 0.4) takes 2.1 to 3.4 s from a throttle at
+	 * 12.5 to 50 requests a second. It is a cubic that flattens as it arrives.
+	 */
+	recoveryS: 2,
+	/**
+	 * The probe past the plateau: the rate grows by ((t − recoveryS) / probeDoublingS)³ of the
+	 * plateau, t seconds into the climb: +1 % at 24 s, +10 % at 48 s, twice the plateau at 102 s.
+	 */
+	probeDoublingS: 100,
+	/** Never slower: one request every two seconds still finds out when the limit lifts. */
+	minRate: 0.5,
+};
+
+/** What a throttle came with. */
+export interface Throttle {
+	/** When the throttled request was sent: one sent by the last fall lowers nothing more. */
+	sentAt: number;
+	/** The requests a second this process was sending lately, which may be below its rate. */
+	sending: number;
+	/** When the climb back may begin: when the Retry-After pause ends. */
+	climbFrom: number;
+	/**
+	 * When the request was sent less than a second after a pause ended: the requests this
+	 * process sent since then, before it; that is what it got into the account's window.
+	 */
+	sinceResumed?: number;
+}
+
+export class AdaptiveRate {
+	private ceiling: number;
+	private rate: number;
+	/** The rate right after the last fall, and where the climb from it stops. */
+	private fallen = 0;
+	private plateau = 0;
+	/** When the rate last fell; undefined while the service never throttled. */
+	private fellAt: number | undefined;
+	private climbFrom = 0;
+
+	/** @param ceiling Max Requests per Second: the rate never goes above it. */
+	constructor(ceiling: number) {
+		this.ceiling = ceiling;
+		this.rate = ceiling;
+	}
+
+	/** The requests per second in force now. */
+	get current(): number {
+		return this.rate;
+	}
+
+	/** Whether the service has throttled: from then on, requests are spaced out evenly. */
+	get adapted(): boolean {
+		return this.fellAt !== undefined;
+	}
+
+	/** Whether the rate is at Max Requests per Second. */
+	get atCeiling(): boolean {
+		return this.rate >= this.ceiling;
+	}
+
+	/** Max Requests per Second changed: the rate in force never passes it. */
+	setCeiling(ceiling: number): void {
+		this.ceiling = ceiling;
+		this.rate = this.adapted ? Math.min(this.rate, ceiling) : ceiling;
+	}
+
+	/**
+	 * The service throttled a request: the rate falls at once. A request sent by the time of the
+	 * last fall went at the old pace, which that fall already answered: it lowers nothing more
+	 * (TCP's one fall per window). True when the rate fell.
+	 */
+	throttled(now: number, throttle: Throttle): boolean {
+		if (this.fellAt !== undefined && throttle.sentAt <= this.fellAt) return false;
+		const { fall, plateau, minRate } = rateCurve;
+		const before = Math.max(minRate, Math.min(this.rate, throttle.sending));
+		this.rate = Math.max(minRate, before * fall);
+		this.plateau = Math.max(this.rate, before * plateau);
+		if (throttle.sinceResumed !== undefined) {
+			// Its measured part of the window: no climb back past it, only the probe. Never more
+			// than two falls at once, though: resuming behind processes that did not pause, it
+			// finds the window full of theirs, and its part looks smaller than it is.
+			const share = throttle.sinceResumed * plateau;
+			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, this.rate * fall)));
+			this.plateau = this.rate;
+		}
+		this.fallen = this.rate;
+		this.fellAt = now;
+		this.climbFrom = throttle.climbFrom;
+		return true;
+	}
+
+	/**
+	 * A request sent at `sentAt` went through: the rate follows the curve up, never above the
+	 * ceiling nor above twice what this process is sending (`sending`, requests a second), so
+	 * that a process with little to send does not climb to a rate it never tried. Only a request
+	 * sent after the last fall says that the new pace goes through. True when the rate rose.
+	 */
+	succeeded(now: number, sentAt: number, sending: number): boolean {
+		if (this.fellAt === undefined || sentAt <= this.fellAt || this.rate >= this.ceiling) {
+			return false;
+		}
+		const next = Math.min(this.ceiling, this.curve(now), Math.max(2 * sending, rateCurve.minRate));
+		if (next <= this.rate) return false;
+		this.rate = next;
+		return true;
+	}
+
+	/** The rate the curve allows at `now`. */
+	private curve(now: number): number {
+		const { recoveryS, probeDoublingS } = rateCurve;
+		const t = Math.max(0, (now - this.climbFrom) / 1000);
+		if (t < recoveryS) {
+			const left = 1 - t / recoveryS;
+			return this.plateau - (this.plateau - this.fallen) * left * left * left;
+		}
+		return this.plateau * (1 + ((t - recoveryS) / probeDoublingS) ** 3);
+	}
+}

@@ -1,0 +1,283 @@
+/**
+ * The pieces of the adaptive request budget, each on its own: the rate's curve (`AdaptiveRate`),
+ * the slots it gives (`RequestBudget`: a first burst, even spacing once throttled, Retry-After
+ * holds), one account's budget tying them together with its log lines (`AccountBudget`), and
+ * what an answer says about the pace (`paceSignalOf`). Through n8n's engine: adaptive-budget.test.ts.
+ */
+import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { AccountBudget } from '../nodes/shared/transport/account-budget';
+import { AdaptiveRate, rateCurve } from '../nodes/shared/transport/adaptive-rate';
+import { FIRST_BURST, RequestBudget } from '../nodes/shared/transport/request-budget';
+import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/transport';
+
+const T0 = 1_000_000;
+let now = T0;
+const saved = { ...nodeClock };
+beforeEach(() => {
+	now = T0;
+	nodeClock.now = () => now;
+});
+afterAll(() => Object.assign(nodeClock, saved));
+
+/** Takes every slot free now; how many. */
+function takeAll(budget: RequestBudget): number {
+	let taken = 0;
+	while (budget.tryTake() === 0) taken++;
+	return taken;
+}
+
+describe('AdaptiveRate: the curve', () => {
+	const throttle = (sentAt: number, sending: number, sinceResumed?: number) => ({
+		sentAt,
+		sending,
+		climbFrom: now,
+		sinceResumed,
+	});
+
+	test('untouched, it stays at the ceiling, and a new ceiling is taken as it is', () => {
+		const rate = new AdaptiveRate(50);
+		expect(rate.succeeded(T0, T0, 50)).toBe(false);
+		expect([rate.current, rate.adapted, rate.atCeiling]).toEqual([50, false, true]);
+		rate.setCeiling(20);
+		expect(rate.current).toBe(20);
+	});
+
+	test('falls at once to 0.7 of what this process was sending, and never below half a request a second', () => {
+		const rate = new AdaptiveRate(50);
+		expect(rate.throttled(now, throttle(T0, 50))).toBe(true);
+		expect(rate.current).toBe(35);
+		expect(rate.adapted).toBe(true);
+
+		const idle = new AdaptiveRate(50);
+		idle.throttled(now, throttle(T0, 10));
+		expect(idle.current).toBe(7);
+
+		const slow = new AdaptiveRate(50);
+		slow.throttled(now, throttle(T0, 0.2));
+		expect(slow.current).toBe(rateCurve.minRate);
+	});
+
+	test('one fall per pace: a request sent before the fall lowers nothing more, one sent after does', () => {
+		const rate = new AdaptiveRate(50);
+		rate.throttled(now, throttle(T0, 50));
+		now += 5;
+		expect(rate.throttled(now, throttle(T0, 50))).toBe(false);
+		expect(rate.current).toBe(35);
+		expect(rate.throttled(now, throttle(T0 + 1, 35))).toBe(true);
+		expect(rate.current).toBeCloseTo(24.5, 6);
+	});
+
+	test('climbs back to 0.95 of the throttled rate in 2 s, flattening, then probes slowly to the ceiling', () => {
+		const rate = new AdaptiveRate(50);
+		rate.throttled(now, { sentAt: T0, sending: 40, climbFrom: T0 + 1000 });
+		expect(rate.current).toBe(28);
+		const at = (ms: number) => {
+			now = T0 + ms;
+			rate.succeeded(now, T0 + 1, 1000);
+			return Math.round(rate.current * 100) / 100;
+		};
+		// Nothing during the Retry-After pause; then most of the way within the first second.
+		expect(at(1000)).toBe(28);
+		expect(at(2000)).toBe(38 - 10 * 0.5 ** 3);
+		expect(at(3000)).toBe(38);
+		// The probe: +1 % about 24 s into the climb, +10 % about 48 s, the ceiling (50 = 38 × 1.32) at 70 s.
+		expect(at(25_000)).toBeCloseTo(38 * (1 + 0.22 ** 3), 1);
+		expect(at(49_000)).toBeCloseTo(38 * (1 + 0.46 ** 3), 1);
+		expect(rate.atCeiling).toBe(false);
+		expect(at(73_000)).toBe(50);
+		expect(rate.atCeiling).toBe(true);
+	});
+
+	test('only answers to requests sent after the fall raise it', () => {
+		const rate = new AdaptiveRate(50);
+		rate.throttled(now, throttle(T0, 40));
+		now = T0 + 3000;
+		expect(rate.succeeded(now, T0, 40)).toBe(false);
+		expect(rate.current).toBe(28);
+		expect(rate.succeeded(now, T0 + 1, 40)).toBe(true);
+		expect(rate.current).toBeCloseTo(38, 3);
+	});
+
+	test('never climbs above twice what this process sends', () => {
+		const rate = new AdaptiveRate(50);
+		rate.throttled(now, throttle(T0, 40));
+		now = T0 + 3000;
+		rate.succeeded(now, T0 + 1, 15);
+		expect(rate.current).toBe(30);
+		rate.succeeded(now, T0 + 1, 10);
+		expect(rate.current).toBe(30);
+	});
+
+	test('right after a pause, falls to 0.95 of what it got into the window since, and stays there', () => {
+		const rate = new AdaptiveRate(50);
+		rate.throttled(now, throttle(T0, 50));
+		now = T0 + 1700;
+		rate.throttled(now, { sentAt: now, sending: 35, climbFrom: now + 1000, sinceResumed: 20 });
+		expect(rate.current).toBeCloseTo(19, 6);
+		now = T0 + 6000;
+		rate.succeeded(now, T0 + 1701, 19);
+		expect(rate.current).toBeCloseTo(19, 3);
+	});
+
+	test('never more than two falls of 0.7 at once, nor less than one, whatever it got into the window', () => {
+		const behind = new AdaptiveRate(50);
+		behind.throttled(now, throttle(T0, 50, 1));
+		expect(behind.current).toBeCloseTo(50 * 0.7 * 0.7, 6);
+		const ahead = new AdaptiveRate(50);
+		ahead.throttled(now, throttle(T0, 10, 40));
+		expect(ahead.current).toBe(7);
+	});
+});
+
+describe('RequestBudget: the slots', () => {
+	test(`a fresh budget sends ${FIRST_BURST} at once, then one every 1/rate s, and no more than the rate in a second`, () => {
+		const budget = new RequestBudget(50);
+		expect(takeAll(budget)).toBe(10);
+		expect(budget.tryTake()).toBe(20);
+		now += 20;
+		expect(takeAll(budget)).toBe(1);
+		// Below the first burst, the whole rate at once, as before.
+		const small = new RequestBudget(4);
+		expect(takeAll(small)).toBe(4);
+	});
+
+	test('spaced out evenly once throttled: no burst, one slot per window from its slot, whatever the answers', () => {
+		const budget = new RequestBudget(50);
+		budget.setRate(4, true);
+		expect(takeAll(budget)).toBe(1);
+		expect(budget.tryTake()).toBe(250);
+		for (let k = 1; k < 4; k++) {
+			now += 250;
+			expect(takeAll(budget)).toBe(1);
+		}
+		// Four in flight, none answered: the fifth waits for an answer.
+		now += 250;
+		expect(budget.tryTake()).toBe(Infinity);
+		budget.answered();
+		expect(takeAll(budget)).toBe(1);
+	});
+
+	test('a hold stops every slot until it ends, and a later hold only extends it', () => {
+		const budget = new RequestBudget(50);
+		budget.holdUntil(now + 3000);
+		budget.holdUntil(now + 1000);
+		expect(budget.held).toBe(true);
+		expect(budget.tryTake()).toBe(3000);
+		now += 3000;
+		expect(budget.held).toBe(false);
+		expect(budget.tryTake()).toBe(0);
+	});
+
+	test('measures what it sends, and what it sent since a hold ended', () => {
+		const budget = new RequestBudget(50);
+		for (let k = takeAll(budget); k > 0; k--) budget.answered();
+		// Ten in the first instant: as fast as it was allowed, not ten a second.
+		expect(budget.sendingRate()).toBe(500);
+		now += 1000;
+		expect(budget.sendingRate()).toBe(0);
+		budget.holdUntil(now + 1000);
+		expect(budget.sentSinceResumed(now)).toBeUndefined();
+		now += 1000;
+		budget.setRate(10, true);
+		// After the hold, no burst: one every 100 ms from the moment it ended.
+		expect(budget.tryTake()).toBe(100);
+		for (let k = 0; k < 5; k++) {
+			now += 100;
+			expect(takeAll(budget)).toBe(1);
+		}
+		expect(budget.sendingRate()).toBe(10);
+		// Sent since the hold ended, before the request sent now.
+		expect(budget.sentSinceResumed(now)).toBe(4);
+		now += 1000;
+		expect(budget.sentSinceResumed(now)).toBeUndefined();
+	});
+});
+
+describe('AccountBudget: one account in this process', () => {
+	test('a throttle with Retry-After lowers the rate, holds the account, and says so once', () => {
+		const account = new AccountBudget(50);
+		account.rates.set('run', 50);
+		account.ceilingChanged();
+		takeAll(account.slots);
+		const line = account.heard(T0, { throttled: true, retryAfterMs: 2000 }, 60_000);
+		expect(line).toBe(
+			'Ideal House: this process now sends at most 35 requests a second to the account (was 50): the service throttled this account; nothing is sent for 2 s, as it asked',
+		);
+		expect(account.rate).toBe(35);
+		expect(account.slots.tryTake()).toBe(2000);
+		// More refusals of that burst: no more lines, no further fall.
+		expect(account.heard(T0, { throttled: true, retryAfterMs: 2000 }, 60_000)).toBeUndefined();
+		expect(account.rate).toBe(35);
+	});
+
+	test('a Retry-After longer than the node waits holds the account for that much only', () => {
+		const account = new AccountBudget(50);
+		account.heard(T0, { throttled: true, retryAfterMs: 86_400_000 }, 60_000);
+		expect(account.slots.tryTake()).toBe(60_000);
+	});
+
+	test('rising, it logs every tenth more and the return to the ceiling, never each request', () => {
+		const account = new AccountBudget(10);
+		for (let k = takeAll(account.slots); k > 0; k--) account.slots.answered();
+		account.heard(T0, { throttled: true }, 60_000);
+		const lines: string[] = [];
+		for (let ms = 100; ms <= 80_000; ms += 100) {
+			now = T0 + ms;
+			if (account.slots.tryTake() === 0) account.slots.answered();
+			const line = account.heard(now, { throttled: false }, 60_000);
+			if (line) lines.push(line);
+		}
+		expect(lines.length).toBeGreaterThan(1);
+		expect(lines.length).toBeLessThan(8);
+		expect(lines.at(-1)).toBe(
+			`Ideal House: this process now sends at most 10 requests a second to the account (was ${lines.at(-2)?.match(/at most ([\d.]+)/)?.[1]}): back at Max Requests per Second`,
+		);
+	});
+
+	test('a lower Max Requests per Second of another node run caps the adapted rate too', () => {
+		const account = new AccountBudget(50);
+		account.rates.set('a', 50);
+		account.ceilingChanged();
+		takeAll(account.slots);
+		account.heard(T0, { throttled: true }, 60_000);
+		expect(account.rate).toBe(35);
+		account.rates.set('b', 5);
+		account.ceilingChanged();
+		expect(account.rate).toBe(5);
+	});
+});
+
+describe('paceSignalOf: what an answer says about the pace', () => {
+	const answer = (statusCode: number, body: string, headers = {}) =>
+		({ statusCode, body, headers, secrets: [] }) as unknown as ServiceResponse;
+	const busy = '{"code":1003,"message":"busy","data":null}';
+
+	test.each([
+		[
+			'HTTP 429 with Retry-After',
+			answer(429, '', { 'retry-after': '2' }),
+			{ throttled: true, retryAfterMs: 2000 },
+		],
+		['HTTP 429 without', answer(429, busy), { throttled: true, retryAfterMs: undefined }],
+		[
+			'HTTP 429 carrying a created task (the task is kept; the pace still too fast)',
+			answer(429, '{"code":0,"message":"ok","data":77}'),
+			{ throttled: true, retryAfterMs: undefined },
+		],
+		[
+			'code 1003 with Retry-After',
+			answer(200, busy, { 'retry-after': '1' }),
+			{ throttled: true, retryAfterMs: 1000 },
+		],
+		['code 1003 without Retry-After (an internal error)', answer(200, busy), { throttled: false }],
+		[
+			'an error code such as 1011',
+			answer(200, '{"code":1011,"message":"x","data":null}'),
+			{ throttled: false },
+		],
+		['a success', answer(200, '{"code":0,"message":"ok","data":77}'), { throttled: false }],
+		['HTTP 503', answer(503, busy), undefined],
+	])('%s', (_case, response, signal) => {
+		expect(paceSignalOf(response)).toEqual(signal);
+	});
+});
