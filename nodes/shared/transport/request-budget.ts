@@ -39,11 +39,9 @@ export class RequestBudget {
 	private heldUntil = 0;
 	/** When the first slot was given. */
 	private firstGivenAt = Infinity;
-	lastUsed: number;
 
 	constructor(rate: number) {
 		this.refilledAt = clock.now();
-		this.lastUsed = this.refilledAt;
 		this.setRate(rate);
 		this.tokens = this.burst;
 	}
@@ -109,7 +107,6 @@ export class RequestBudget {
 	 */
 	tryTake(): number {
 		const now = clock.now();
-		this.lastUsed = now;
 		this.refill(now);
 		while (this.answeredAt.length > 0 && this.answeredAt[0] <= now - this.windowMs) {
 			this.answeredAt.shift();

@@ -7,6 +7,7 @@ import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { IdealHouseItemError } from '../basics/errors';
+import { PerExecution } from '../basics/per-execution';
 import { limits } from '../basics/limits';
 import { AccountBudget, type PaceSignal } from './account-budget';
 import type { SlotPriority } from './request-order';
@@ -29,10 +30,26 @@ export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
  * budgets of its own: they share no state, and settle near the account's limit by adapting.
  */
 const budgets = new Map<string, AccountBudget>();
-const IDLE_MS = 10 * 60_000;
 
-/** Each node run's account, as a digest: the key itself is never kept as a map key. */
-const accounts = new Map<string, string>();
+/** A node run (one node in one execution): its account, as a digest, and the budget it uses. */
+interface NodeRun {
+	id: string;
+	account: string;
+	budget?: AccountBudget;
+}
+
+/**
+ * The node runs of each execution. A run leaves its account's budget when its execution
+ * finishes, and the budget goes with its last run; a day unused catches n8n versions without the
+ * finish notice, far beyond any wait between two requests.
+ */
+const runs = new PerExecution<NodeRun>(24 * 60 * 60_000, (run) => {
+	const budget = run.budget;
+	if (!budget) return;
+	budget.rates.delete(run.id);
+	if (budget.rates.size === 0) budgets.delete(run.account);
+	else budget.ceilingChanged();
+});
 
 /**
  * The service a base URL reaches, one way however it is spelt: scheme and host in lower case, the
@@ -53,55 +70,35 @@ export function serviceOrigin(configured: unknown): string {
 	return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-async function accountOf(ctx: IExecuteSingleFunctions, user: string): Promise<string> {
-	const known = accounts.get(user);
+/** This node run, its account read from the credential the first time (the key is never kept). */
+async function nodeRun(ctx: IExecuteSingleFunctions): Promise<NodeRun> {
+	const node = ctx.getNode().name;
+	const known = runs.peek(ctx, node);
 	if (known) return known;
-	// Only a cache: on an n8n without the execution-finish notice nothing else would empty it.
-	if (accounts.size > 10_000) accounts.clear();
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
 	const account = createHash('sha256')
 		.update(`${serviceOrigin(credentials.baseUrl)}\n${String(credentials.apiKey ?? '').trim()}`)
 		.digest('hex');
-	accounts.set(user, account);
-	return account;
-}
-
-function runOf(ctx: IExecuteSingleFunctions): string {
-	return `${ctx.getExecutionId()}|${ctx.getNode().name}`;
+	return runs.get(ctx, node, () => ({ id: `${ctx.getExecutionId()}|${node}`, account }));
 }
 
 /** The account (base URL and key) this node run uses, as a digest. */
 export async function accountOfRun(ctx: IExecuteSingleFunctions): Promise<string> {
-	return await accountOf(ctx, runOf(ctx));
+	return (await nodeRun(ctx)).account;
 }
 
+/** The account's budget, the rate this node run asks for taken into its ceiling. */
 async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<AccountBudget> {
-	const user = runOf(ctx);
-	const account = await accountOf(ctx, user);
-	let shared = budgets.get(account);
-	if (!shared) {
-		// Budgets are dropped when their last user finishes; this catches runs that never said so.
-		for (const [staleKey, stale] of budgets) {
-			if (clock.now() - stale.slots.lastUsed > IDLE_MS) budgets.delete(staleKey);
-		}
-		shared = new AccountBudget(rate);
-		budgets.set(account, shared);
+	const run = await nodeRun(ctx);
+	if (!run.budget) {
+		run.budget = budgets.get(run.account) ?? new AccountBudget(rate);
+		budgets.set(run.account, run.budget);
 	}
-	if (shared.rates.get(user) !== rate) {
-		const joined = !shared.rates.has(user);
-		shared.rates.set(user, rate);
-		shared.ceilingChanged();
-		const left = shared;
-		if (joined) {
-			ctx.onExecutionFinish?.(() => {
-				accounts.delete(user);
-				left.rates.delete(user);
-				if (left.rates.size === 0) budgets.delete(account);
-				else left.ceilingChanged();
-			});
-		}
+	if (run.budget.rates.get(run.id) !== rate) {
+		run.budget.rates.set(run.id, rate);
+		run.budget.ceilingChanged();
 	}
-	return shared;
+	return run.budget;
 }
 
 /**
@@ -113,9 +110,9 @@ export function heardFromService(
 	sentAt: number,
 	signal: PaceSignal,
 ): void {
-	const account = accounts.get(runOf(ctx));
-	const shared = account === undefined ? undefined : budgets.get(account);
-	const news = shared?.heard(sentAt, signal, limits.createRetryAfterMaxMs);
+	const news = runs
+		.peek(ctx, ctx.getNode().name)
+		?.budget?.heard(sentAt, signal, limits.createRetryAfterMaxMs);
 	if (news) ctx.logger.debug(news, { node: ctx.getNode().name, executionId: ctx.getExecutionId() });
 }
 
