@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console */
 /**
  * Draws the rooms of `nodes/shared` as the code has them (`npm run layout`): one floor a room,
  * from the top room down, each room's files sized by their lines, and the imports between rooms

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The rooms of `nodes/shared`: a room imports only the rooms below it, never one above; no files
  * import each other in a circle; no room holds more than a quarter of the lines; and the node

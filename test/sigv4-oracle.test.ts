@@ -18,6 +18,8 @@ import { buildQueryString, escapeUriPath } from '@smithy/core/protocols';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 
+import { mulberry32 } from '../service/prng';
+
 import { objectUrl, storageSettings, type StorageSettings } from '../nodes/shared/storage/settings';
 import { signRequestFor } from '../nodes/shared/storage/signed-request';
 import { presignedUrl, type SigningKeys } from '../nodes/shared/storage/sigv4';
@@ -26,17 +28,8 @@ import { presignedUrl, type SigningKeys } from '../nodes/shared/storage/sigv4';
 const CASES = 2000;
 const SEED = 0x5eed_34;
 
-/** mulberry32: small, seeded, the same sequence on every machine. */
-function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** mulberry32 (the local service's own seeded generator): the same sequence on every machine. */
+const seededRandom = mulberry32;
 
 const random = seededRandom(SEED);
 const below = (n: number) => Math.floor(random() * n);

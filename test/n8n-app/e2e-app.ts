@@ -39,7 +39,7 @@ import {
 } from './e2e-shared.ts';
 import { binarySize, checkTaskItem, nodeItems, type RunOutput, storedBinary } from './e2e-items.ts';
 import { FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
-import { checkThroughBucket, publishForm, returnedFiles, submitPhoto } from './form-upload.ts';
+import { checkThroughBucket, finishEndingPage, publishForm, submitPhoto } from './form-upload.ts';
 
 /** How often the nodes ask the service for a task's status, in seconds. */
 const POLL_SECONDS = 3;
@@ -381,21 +381,7 @@ async function checkFormUploadExample(
 		)
 	)
 		return;
-	const page = await fetch(waitingUrl);
-	const returned = returnedFiles(await page.text());
-	check(
-		group,
-		`"${example.ending}": its page carries one file for the browser to save`,
-		page.ok && returned?.length === 1,
-		`HTTP ${page.status}; ${returned?.length ?? 'no'} file(s)`,
-	);
-	const resumed = await fetch(waitingUrl, { method: 'POST' });
-	check(
-		group,
-		"the page's POST back (as its script sends it) is accepted",
-		resumed.ok,
-		`HTTP ${resumed.status}`,
-	);
+	const handed = await finishEndingPage(report, group, waitingUrl, example.ending);
 
 	const run = await finishedFormExecution(group, session, example.id);
 	if (!run) return;
@@ -445,7 +431,6 @@ async function checkFormUploadExample(
 	);
 	const result = String(item?.json.output?.resultUrl ?? '');
 	const resultBytes = Buffer.from(await (await fetch(result)).arrayBuffer());
-	const handed = returned?.[0];
 	check(
 		group,
 		`${example.ending}: the submitter gets the staged photo, byte for byte the service's result`,

@@ -182,3 +182,31 @@ export async function checkThroughBucket(
 		JSON.stringify(storage.requests.filter((request) => !request.verdict.ok).map((r) => r.verdict)),
 	);
 }
+
+/**
+ * The form's ending page as a browser meets it: it carries one file for the browser to save, and
+ * the POST back its script sends is accepted. Returns the file the page carried.
+ */
+export async function finishEndingPage(
+	report: Report,
+	group: string,
+	waitingUrl: string,
+	ending: string,
+): Promise<ReturnedFile | undefined> {
+	const page = await fetch(waitingUrl);
+	const returned = returnedFiles(await page.text());
+	report.check(
+		group,
+		`"${ending}": its page carries one file for the browser to save`,
+		page.ok && returned?.length === 1,
+		`HTTP ${page.status}; ${returned?.length ?? 'no'} file(s)`,
+	);
+	const resumed = await fetch(waitingUrl, { method: 'POST' });
+	report.check(
+		group,
+		"the page's POST back (as its script sends it) is accepted",
+		resumed.ok,
+		`HTTP ${resumed.status}`,
+	);
+	return returned?.[0];
+}

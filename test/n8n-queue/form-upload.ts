@@ -16,7 +16,7 @@ import {
 	checkThroughBucket,
 	FORM_UPLOAD_EXAMPLE as EXAMPLE,
 	publishForm,
-	returnedFiles,
+	finishEndingPage,
 	sha256,
 	submitPhoto,
 } from '../n8n-app/form-upload.ts';
@@ -86,23 +86,10 @@ export async function runFormUploadOnWorker(
 			)
 		)
 			return undefined;
-		const page = await fetch(waitingUrl);
-		const returned = returnedFiles(await page.text());
-		check(
-			group,
-			`"${EXAMPLE.ending}": its page (served by the main) carries one file for the browser to save`,
-			page.ok && returned?.length === 1,
-			`HTTP ${page.status}; ${returned?.length ?? 'no'} file(s)`,
-		);
-		const resumed = await fetch(waitingUrl, { method: 'POST' });
-		check(
-			group,
-			"the page's POST back (as its script sends it) is accepted",
-			resumed.ok,
-			`HTTP ${resumed.status}`,
-		);
+		// The page is served by the main.
+		const returned = await finishEndingPage(report, group, waitingUrl, EXAMPLE.ending);
 		const ended = await nextExecution(known, ['new', 'running', 'waiting']);
-		return { full: await execution(ended.id), returned: returned?.[0] };
+		return { full: await execution(ended.id), returned };
 	});
 	if (!record) return;
 	const { full, returned } = record;

@@ -11,6 +11,7 @@ import {
 import { type Item, until } from '../n8n-app/report.ts';
 import type { Instance } from './processes.ts';
 import { type Kind, N8N_APP } from './settings.ts';
+import { check } from './summary.ts';
 
 export { type Item, until };
 
@@ -146,6 +147,20 @@ export async function callWebhook(
 		body: JSON.stringify(body),
 	});
 	return { status: response.status, text: await response.text() };
+}
+
+/**
+ * Calls a production webhook once per body, all at once, as several CRM hooks would; checks that
+ * every call started the workflow.
+ */
+export async function startRuns(group: string, path: string, bodies: unknown[]): Promise<boolean> {
+	const answers = await Promise.all(bodies.map(async (body) => await callWebhook(path, body)));
+	return check(
+		group,
+		'every webhook call answered 200 "Workflow was started"',
+		answers.every((answer) => answer.status === 200 && /started/i.test(answer.text)),
+		JSON.stringify(answers).slice(0, 600),
+	);
 }
 
 /** Calls a production webhook and returns the id of the execution it started. */

@@ -7,7 +7,7 @@ import type { CommandResult } from '../n8n-app/n8n-process.ts';
 import { checkListingItems, checkServiceRecord, snapshot } from './checks.ts';
 import { type Instance, logMessages, n8nCommand, startedBy } from './processes.ts';
 import {
-	callWebhook,
+	startRuns,
 	execution,
 	type ExecutionRecord,
 	executionsOf,
@@ -74,21 +74,10 @@ export async function runListingThroughQueue(
 }
 
 async function callListingWebhook(group: string): Promise<void> {
-	const answers = await Promise.all(
-		Array.from(
-			{ length: LISTING_RUNS },
-			async (_, run) => await callWebhook(WORKFLOWS.listing.path, { run }),
-		),
-	);
-	if (
-		!check(
-			group,
-			'every webhook call answered 200 "Workflow was started"',
-			answers.every((answer) => answer.status === 200 && /started/i.test(answer.text)),
-			JSON.stringify(answers).slice(0, 600),
-		)
-	)
+	const bodies = Array.from({ length: LISTING_RUNS }, (_, run) => ({ run }));
+	if (!(await startRuns(group, WORKFLOWS.listing.path, bodies))) {
 		throw new Error('the listing webhook did not start the workflow');
+	}
 }
 
 async function untilListingRunsFinished(known: Set<string>): Promise<ExecutionRecord[]> {

@@ -9,7 +9,7 @@ import type { ServiceStats } from '../../service/server.ts';
 import { checkNodeItems, checkServiceRecord, snapshot } from './checks.ts';
 import { type Instance, logMessages, startedBy } from './processes.ts';
 import {
-	callWebhook,
+	startRuns,
 	execution,
 	type ExecutionRecord,
 	executionsOf,
@@ -55,21 +55,8 @@ export async function runThrottledAccount(
 	const known = new Set((await executionsOf(WORKFLOWS.throttled.id)).map((record) => record.id));
 
 	const called = Date.now();
-	const answers = await Promise.all(
-		Array.from(
-			{ length: executions },
-			async (_, run) => await callWebhook(WORKFLOWS.throttled.path, { run, jobs }),
-		),
-	);
-	if (
-		!check(
-			group,
-			'every webhook call answered 200 "Workflow was started"',
-			answers.every((answer) => answer.status === 200 && /started/i.test(answer.text)),
-			JSON.stringify(answers).slice(0, 600),
-		)
-	)
-		return;
+	const bodies = Array.from({ length: executions }, (_, run) => ({ run, jobs }));
+	if (!(await startRuns(group, WORKFLOWS.throttled.path, bodies))) return;
 	const finished = await timed(
 		`throttled account: ${executions} × ${photosPerExecution} photos (until all finished)`,
 		async () =>

@@ -1,8 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // Admin endpoints, programmatic controls, sample images and the CLI.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { RunningService } from '../../service/server.ts';
 import { startService } from '../../service/server.ts';
 import { sampleBytes } from '../../service/samples.ts';
@@ -16,6 +12,7 @@ import {
 	result,
 	sample,
 	start,
+	startCli,
 } from './helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -242,53 +239,16 @@ describe('sample images', () => {
 	});
 });
 
-/**
- * Node's arguments to run a TypeScript file. Node 22.18 and later strip the types themselves;
- * older ones (Node 20, which n8n 1.x still runs on) load it through tsx's loader, in the same
- * process, so that signals reach the CLI directly.
- */
-function runTypeScript(): string[] {
-	return process.features.typescript
-		? []
-		: ['--import', pathToFileURL(require.resolve('tsx')).href];
-}
-
 describe('CLI (service/main.ts)', () => {
 	it('prints the base URL, key and samples, serves, and stops on SIGTERM', async () => {
 		// The CLI with fixed arguments, to check startup output and signal handling.
-		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions
-		const child = spawn(
-			process.execPath,
-			[
-				...runTypeScript(),
-				join(__dirname, '../../service/main.ts'),
-				'--port',
-				'0',
-				'--key',
-				'cli-key=33',
-			],
-			{
-				stdio: ['ignore', 'pipe', 'pipe'],
-			},
-		);
-		let output = '';
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		const baseUrl = await new Promise<string>((resolve, reject) => {
-			child.stdout.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-				if (match && output.includes('Ctrl+C')) resolve(match[1]);
-			});
-			child.on('exit', () => reject(new Error(`exited early: ${output}`)));
-		});
+		const cli = await startCli(['--key', 'cli-key=33']);
+		const { baseUrl } = cli;
+		const output = cli.output();
 		expect(output).toContain('API key:  cli-key');
 		expect(output).toContain(`${baseUrl}/samples/living-room.png`);
 		const stats = (await (await fetch(`${baseUrl}/__admin/stats`)).json()) as Json;
 		expect(stats.balances).toEqual({ 'cli-key': 33 });
-		const exited = new Promise<number | null>((resolve) =>
-			child.on('exit', (code) => resolve(code)),
-		);
-		child.kill('SIGTERM');
-		expect(await exited).toBe(0);
+		expect(await cli.stop()).toBe(0);
 	});
 });

@@ -1,9 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // Shared by the service's tests: HTTP calls that keep the raw response text (64-bit ids must be
 // checked there, JSON.parse would round them), a fake clock, a second local server for input
 // images, and hand-built image headers.
+import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { CatalogApi } from '../../service/apis.ts';
 import type { RunningService, ServiceOptions } from '../../service/server.ts';
@@ -295,4 +298,52 @@ export async function closedPort(): Promise<number> {
 	const { port } = server.address() as AddressInfo;
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return port;
+}
+
+/**
+ * Node's arguments to run a TypeScript file. Node 22.18 and later strip the types themselves;
+ * older ones (Node 20, which n8n 1.x still runs on) load it through tsx's loader, in the same
+ * process, so that signals reach the CLI directly.
+ */
+function runTypeScript(): string[] {
+	return process.features.typescript
+		? []
+		: ['--import', pathToFileURL(require.resolve('tsx')).href];
+}
+
+/** The service's CLI (`service/main.ts`) with these arguments, once it says where it listens. */
+export interface RunningCli {
+	baseUrl: string;
+	/** What it printed so far, stdout and stderr. */
+	output(): string;
+	/** SIGTERM, then its exit code. */
+	stop(): Promise<number | null>;
+}
+
+export async function startCli(args: string[]): Promise<RunningCli> {
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions
+	const child = spawn(
+		process.execPath,
+		[...runTypeScript(), join(__dirname, '../../service/main.ts'), '--port', '0', ...args],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	const baseUrl = await new Promise<string>((resolve, reject) => {
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+			if (match && output.includes('Ctrl+C')) resolve(match[1]);
+		});
+		child.on('exit', () => reject(new Error(`exited early: ${output}`)));
+	});
+	return {
+		baseUrl,
+		output: () => output,
+		stop: async () => {
+			child.kill('SIGTERM');
+			return await exited;
+		},
+	};
 }

@@ -1,11 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // The rate limit per API key: off by default, HTTP 429 with Retry-After beyond it, counted by the
 // service's clock over any one-second window, settable in every way the other settings are.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { RunningService } from '../../service/server.ts';
-import { call, FakeClock, generate, idOf, result, sample, start } from './helpers.ts';
+import { call, FakeClock, generate, idOf, result, sample, start, startCli } from './helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -151,47 +147,15 @@ describe('rate limit per API key', () => {
 	});
 });
 
-function runTypeScript(): string[] {
-	return process.features.typescript
-		? []
-		: ['--import', pathToFileURL(require.resolve('tsx')).href];
-}
-
 describe('rate limit from the CLI', () => {
 	it('--rate-limit N sets the limit and says so at start-up', async () => {
-		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions
-		const child = spawn(
-			process.execPath,
-			[
-				...runTypeScript(),
-				join(__dirname, '../../service/main.ts'),
-				'--port',
-				'0',
-				'--rate-limit',
-				'7',
-			],
-			{ stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-		let output = '';
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		const baseUrl = await new Promise<string>((resolve, reject) => {
-			child.stdout.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-				if (match && output.includes('Ctrl+C')) resolve(match[1]);
-			});
-			child.on('exit', () => reject(new Error(`exited early: ${output}`)));
-		});
-		const exited = new Promise<number | null>((resolve) =>
-			child.on('exit', (code) => resolve(code)),
-		);
+		const cli = await startCli(['--rate-limit', '7']);
 		try {
-			expect(output).toContain('Rate limit: 7 requests a second per API key');
-			const config = (await (await fetch(`${baseUrl}/__admin/config`)).json()) as Json;
+			expect(cli.output()).toContain('Rate limit: 7 requests a second per API key');
+			const config = (await (await fetch(`${cli.baseUrl}/__admin/config`)).json()) as Json;
 			expect(config.config.rateLimit).toBe(7);
 		} finally {
-			child.kill('SIGTERM');
+			expect(await cli.stop()).toBe(0);
 		}
-		expect(await exited).toBe(0);
 	});
 });
