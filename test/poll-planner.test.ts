@@ -321,8 +321,11 @@ describe('a withdrawn check, at the request budget', () => {
 		const inFlight = await takeRequestSlot(ctx, RATE);
 		const withdraw = new AbortController();
 		// A check of a task likely done would go before the create.
-		const check = takeRequestSlot(ctx, RATE, { rank: 'likelyDone', age: T0 }, withdraw.signal);
-		const create = takeRequestSlot(ctx, RATE, { rank: 'create', age: T0 + 10 });
+		const check = takeRequestSlot(ctx, RATE, {
+			priority: { rank: 'likelyDone', age: T0 },
+			withdraw: withdraw.signal,
+		});
+		const create = takeRequestSlot(ctx, RATE, { priority: { rank: 'create', age: T0 + 10 } });
 		const order: string[] = [];
 		void create.then(() => order.push(`create@${now - T0}`));
 		withdraw.abort();
@@ -335,7 +338,10 @@ describe('a withdrawn check, at the request budget', () => {
 	it('a withdrawal after the slot was given changes nothing', async () => {
 		const ctx = run('b');
 		const withdraw = new AbortController();
-		const slot = await takeRequestSlot(ctx, RATE, { rank: 'unknown', age: T0 }, withdraw.signal);
+		const slot = await takeRequestSlot(ctx, RATE, {
+			priority: { rank: 'unknown', age: T0 },
+			withdraw: withdraw.signal,
+		});
 		withdraw.abort();
 		expect(slot).toBeInstanceOf(Function);
 		slot();

@@ -352,6 +352,28 @@ describe('request budget: who goes first when requests wait', () => {
 		]);
 	});
 
+	it('lets a check still waiting at its latest moment go unsent when a pause outlasts it, and keeps the create', async () => {
+		const budget = new RequestBudget(1);
+		const slots = new PrioritySlots(instantAnswers(budget));
+		await slots.take({ rank: 'create', age: 0 });
+		const order: string[] = [];
+		const ask = (name: string, rank: 'create' | 'unknown', sendBy?: number) =>
+			slots.take({ rank, age: 0 }, undefined, sendBy).then((given) => {
+				order.push(given ? `${name} sent@${now - T0}` : `${name} let go`);
+			});
+		const asked = Promise.all([
+			ask('check due by 1.5 s', 'unknown', T0 + 1500),
+			ask('create', 'create'),
+		]);
+		// While both wait, the service asks for a minute's pause.
+		budget.holdUntil(T0 + 60_000);
+		await asked;
+		expect(order).toEqual(['check due by 1.5 s let go', 'create sent@61000']);
+		// Woken at 1.501 s to let the check go, not at the end of the pause; the create goes at the
+		// budget's pace after it.
+		expect(sleeps).toEqual([1000, 501, 58_499, 1000]);
+	});
+
 	it('lets a stopped execution’s waiting request go without a slot', async () => {
 		const budget = new RequestBudget(1);
 		const slots = new PrioritySlots(instantAnswers(budget));

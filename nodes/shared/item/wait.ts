@@ -136,6 +136,8 @@ export async function waitForTask(
 	});
 	/** After a passing fault: the backoff, instead of the planner's wait. */
 	let faultWait: number | undefined;
+	/** Fires when the check now waiting for its slot is withdrawn because its turn moved. */
+	let turnMoved: AbortSignal | undefined;
 
 	for (;;) {
 		const remaining = deadline - clock.now();
@@ -167,6 +169,7 @@ export async function waitForTask(
 			const left = deadline - clock.now();
 			if (left < 0) continue;
 			const withdrawal = withdrawnWhenTurnMoves(planner);
+			turnMoved = withdrawal.signal;
 			const data = await apiRequest
 				.call(this, {
 					method: 'GET',
@@ -176,6 +179,9 @@ export async function waitForTask(
 					rate: settings.maxRequestsPerSecond,
 					priority: planner.priority(clock.now()),
 					withdraw: withdrawal.signal,
+					// A check that cannot go out by then (the account held by a Retry-After) would only
+					// stretch the wait past the Timeout.
+					sendBy: deadline + LAST_CHECK_MS,
 				})
 				.finally(withdrawal.stop);
 			last = taskFromResult(this, data, taskId);
@@ -187,8 +193,12 @@ export async function waitForTask(
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
 			const failure = toIdealHouseError(this, error);
-			// Nothing was sent: the check is planned again, for the turn the record now expects.
-			if (failure.withdrawn && !signal.aborted) continue;
+			if (failure.withdrawn && !signal.aborted) {
+				// Nothing was sent. Withdrawn as its turn moved: it is planned again, for the turn the
+				// record now expects. Withdrawn at the deadline: no check can go out in time.
+				if (!turnMoved?.aborted) faultWait = deadline - clock.now();
+				continue;
+			}
 			if (signal.aborted || failure.stopped) throw stopped(this, taskId);
 			const fault = failure.transient;
 			if (!fault) throw failure;

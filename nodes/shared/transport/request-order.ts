@@ -21,7 +21,9 @@ const RANK_ORDER: Record<SlotPriority['rank'], number> = { likelyDone: 0, create
 interface Waiter {
 	priority: SlotPriority;
 	seq: number;
-	resolve: () => void;
+	/** Given the slot (true), or let go unsent as its `sendBy` passed (false). */
+	resolve: (given: boolean) => void;
+	sendBy: number;
 }
 
 /** Whether `a` goes before `b`: the better rank, then the older, then the first to ask. */
@@ -58,19 +60,25 @@ export class PrioritySlots {
 		return this.waiters.length;
 	}
 
-	async take(priority: SlotPriority, signal?: AbortSignal): Promise<void> {
+	/**
+	 * Resolves true once the request has its slot, or false, with no slot, when it still waits at
+	 * `sendBy`. Rejects when `signal` fires while it waits. While every slot is in flight, the
+	 * request waits for an answer to free one (each has its own time limit) before `sendBy` is
+	 * looked at again.
+	 */
+	async take(priority: SlotPriority, signal?: AbortSignal, sendBy = Infinity): Promise<boolean> {
 		if (signal?.aborted) throw abortError(signal);
-		if (this.waiters.length === 0 && this.tryTake() === 0) return;
-		await new Promise<void>((resolve, reject) => {
-			const waiter: Waiter = { priority, seq: this.seq++, resolve };
+		if (this.waiters.length === 0 && this.tryTake() === 0) return true;
+		return await new Promise<boolean>((resolve, reject) => {
+			const waiter: Waiter = { priority, seq: this.seq++, resolve, sendBy };
 			const onAbort = () => {
 				const index = this.waiters.indexOf(waiter);
 				if (index >= 0) this.waiters.splice(index, 1);
 				reject(abortError(signal as AbortSignal));
 			};
-			waiter.resolve = () => {
+			waiter.resolve = (given) => {
 				signal?.removeEventListener('abort', onAbort);
-				resolve();
+				resolve(given);
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 			this.waiters.push(waiter);
@@ -83,6 +91,8 @@ export class PrioritySlots {
 		this.pumping = true;
 		try {
 			while (this.waiters.length > 0) {
+				const now = clock.now();
+				if (this.letLateOnesGo(now)) continue;
 				const wait = this.tryTake();
 				if (wait === Infinity) {
 					await new Promise<void>((resolve) => (this.wakeUp = resolve));
@@ -90,7 +100,9 @@ export class PrioritySlots {
 					continue;
 				}
 				if (wait > 0) {
-					await clock.sleep(wait);
+					// Woken in time to let a request go whose latest moment comes first.
+					const firstLate = Math.min(...this.waiters.map((waiter) => waiter.sendBy));
+					await clock.sleep(Math.min(wait, Math.max(1, firstLate - now + 1)));
 					continue;
 				}
 				let best = 0;
@@ -98,11 +110,21 @@ export class PrioritySlots {
 					if (goesFirst(this.waiters[i], this.waiters[best])) best = i;
 				}
 				const [next] = this.waiters.splice(best, 1);
-				next.resolve();
+				next.resolve(true);
 			}
 		} finally {
 			this.pumping = false;
 		}
+	}
+
+	/** Lets every request still waiting past its `sendBy` go, unsent; true when there was one. */
+	private letLateOnesGo(now: number): boolean {
+		const late = this.waiters.filter((waiter) => waiter.sendBy < now);
+		for (const waiter of late) {
+			this.waiters.splice(this.waiters.indexOf(waiter), 1);
+			waiter.resolve(false);
+		}
+		return late.length > 0;
 	}
 }
 

@@ -134,18 +134,30 @@ function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
  */
 export type RequestSlot = (() => void) & { unused(): void };
 
+/** How a request waits for its slot. */
+export interface SlotWait {
+	/** Its place when requests wait for the request budget; a create's by default. */
+	priority?: SlotPriority;
+	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
+	withdraw?: AbortSignal;
+	/**
+	 * The latest time it may be sent (a status check's deadline). A slot that cannot open by then,
+	 * the account held longer by a Retry-After or the wait running past it, withdraws it unsent.
+	 */
+	sendBy?: number;
+}
+
 /**
  * Waits for the account's next request slot (creates and polls share the budget), and
  * returns what to call once the request's answer or failure has come. When requests queue for a
  * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
- * first within each (see `PrioritySlots`). When `withdraw` fires while it still waits, it gives
- * its place up and throws an error meaning `withdrawn`.
+ * first within each (see `PrioritySlots`). When `withdraw` fires, or `sendBy` passes, while it
+ * still waits, it gives its place up and throws an error meaning `withdrawn`.
  */
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	rate: number,
-	priority: SlotPriority = { rank: 'create', age: clock.now() },
-	withdraw?: AbortSignal,
+	{ priority = { rank: 'create', age: clock.now() }, withdraw, sendBy }: SlotWait = {},
 ): Promise<RequestSlot> {
 	const shared = await budgetFor(ctx, rate);
 	const budget = shared.slots;
@@ -154,9 +166,12 @@ export async function takeRequestSlot(
 		slots = new PrioritySlots(() => budget.tryTake());
 		ordered.set(shared, slots);
 	}
+	// Held past it by a Retry-After: no slot can open in time, so the request goes at once, unsent.
+	if (sendBy !== undefined && budget.heldUntilTime > sendBy) throw withdrawnError(ctx);
 	const stop = executionStopSignal(ctx);
+	let given: boolean;
 	try {
-		await slots.take(priority, withdraw ? AbortSignal.any([stop, withdraw]) : stop);
+		given = await slots.take(priority, withdraw ? AbortSignal.any([stop, withdraw]) : stop, sendBy);
 	} catch {
 		// The slots reject only when the execution is stopped or the sender gave the request up.
 		if (withdraw?.aborted && !stop.aborted) throw withdrawnError(ctx);
@@ -167,6 +182,7 @@ export async function takeRequestSlot(
 			{ notActedOn: true },
 		);
 	}
+	if (!given) throw withdrawnError(ctx);
 	let done = false;
 	const queue = slots;
 	const release = (free: () => void) => () => {

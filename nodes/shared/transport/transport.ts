@@ -21,11 +21,10 @@ import {
 	IdealHouseApiError,
 	type TransientFault,
 } from '../basics/errors';
-import type { SlotPriority } from './request-order';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
 import { guardedRequest, sendGuarded, type GuardedRequest } from './http';
-import { heardFromService, takeRequestSlot } from './throttle';
+import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
 import type { PaceSignal } from './account-budget';
 
 /**
@@ -397,15 +396,11 @@ async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
 }
 
 /** How a request waits for its slot of the account's request budget. */
-export interface InSlot {
+export interface InSlot extends SlotWait {
 	/** The most this request may wait for its answer. */
 	timeoutMs: number;
 	/** The item's Max Requests per Second. */
 	rate: number;
-	/** Its place when requests wait for the request budget; a create's by default. */
-	priority?: SlotPriority;
-	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
-	withdraw?: AbortSignal;
 }
 
 /** Waits for a slot of the account's request budget, sends, and gives the slot back with the answer. */
@@ -414,7 +409,7 @@ export async function sendInSlot(
 	options: IHttpRequestOptions,
 	slot: InSlot,
 ): Promise<ServiceResponse> {
-	const answered = await takeRequestSlot(ctx, slot.rate, slot.priority, slot.withdraw);
+	const answered = await takeRequestSlot(ctx, slot.rate, slot);
 	return await sendToService(ctx, options, slot.timeoutMs).finally(answered);
 }
 
