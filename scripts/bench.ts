@@ -557,37 +557,37 @@ const tasksOf = (row: Row) =>
 const key = (row: Row) =>
 	`${apiOf(row)}|${row.model}|${row.mode}|${row.n}|${row.binary}|${row.processes ?? ''}|${row.rateLimit ?? ''}`;
 
+/** A Markdown table: its header line, its alignment line, a line a row. */
+function markdownTable(header: string, alignment: string, lines: string[]): string {
+	return [header, alignment, ...lines].join('\n');
+}
+
 const percent = (row: Row) =>
 	row.requests ? `${f((100 * (row.throttled ?? 0)) / row.requests, 1)} %` : '–';
 
 /** The multi-process rows: processes on one account against the service's limit per key. */
 function processTable(rows: Row[]): string {
-	const lines = [
+	return markdownTable(
 		'| processes | tasks | N | limit (requests/s per key) | bound (s) | wall (s) | wall / bound | 429s / requests | tasks lost | created twice | items failed | checks per task | peak requests/s | peak RSS per process (MB) |',
 		'|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-	];
-	for (const row of rows) {
-		lines.push(
-			`| ${row.processes} | ${row.label} | ${row.n} | ${row.rateLimit || 'none'} | ${f(row.boundS)} | ${f(row.wallS)} | ${f(row.wallS / row.boundS, 2)} | ${row.throttled} / ${row.requests} (${percent(row)}) | ${row.lost} | ${row.createdTwice} | ${row.failed} | ${f(row.pollsPerTask, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} |`,
-		);
-	}
-	return lines.join('\n');
+		rows.map(
+			(row) =>
+				`| ${row.processes} | ${row.label} | ${row.n} | ${row.rateLimit || 'none'} | ${f(row.boundS)} | ${f(row.wallS)} | ${f(row.wallS / row.boundS, 2)} | ${row.throttled} / ${row.requests} (${percent(row)}) | ${row.lost} | ${row.createdTwice} | ${row.failed} | ${f(row.pollsPerTask, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} |`,
+		),
+	);
 }
 
 /** The multi-process rows before and after, each cell "before → after". */
 function processComparison(before: Row[], after: Row[]): string {
-	const lines = [
+	return markdownTable(
 		'| processes | tasks | N | limit (requests/s per key) | bound (s) | wall (s) | wall / bound | 429s / requests | tasks lost | created twice | items failed | checks per task |',
 		'|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-	];
-	for (const a of after) {
-		const b = before.find((row) => key(row) === key(a));
-		const pair = (text: (row: Row) => string) => (b ? `${text(b)} → ${text(a)}` : text(a));
-		lines.push(
-			`| ${a.processes} | ${a.label} | ${a.n} | ${a.rateLimit || 'none'} | ${f(a.boundS)} | ${pair((r) => f(r.wallS))} | ${pair((r) => f(r.wallS / r.boundS, 2))} | ${pair((r) => `${r.throttled} / ${r.requests} (${percent(r)})`)} | ${pair((r) => String(r.lost))} | ${pair((r) => String(r.createdTwice))} | ${pair((r) => String(r.failed))} | ${pair((r) => f(r.pollsPerTask, 2))} |`,
-		);
-	}
-	return lines.join('\n');
+		after.map((a) => {
+			const b = before.find((row) => key(row) === key(a));
+			const pair = (text: (row: Row) => string) => (b ? `${text(b)} → ${text(a)}` : text(a));
+			return `| ${a.processes} | ${a.label} | ${a.n} | ${a.rateLimit || 'none'} | ${f(a.boundS)} | ${pair((r) => f(r.wallS))} | ${pair((r) => f(r.wallS / r.boundS, 2))} | ${pair((r) => `${r.throttled} / ${r.requests} (${percent(r)})`)} | ${pair((r) => String(r.lost))} | ${pair((r) => String(r.createdTwice))} | ${pair((r) => String(r.failed))} | ${pair((r) => f(r.pollsPerTask, 2))} |`;
+		}),
+	);
 }
 
 /** Both kinds of rows: the ordinary table, then the multi-process one. */
@@ -636,36 +636,31 @@ const creditsText = (row: Row) =>
 	row.credits === undefined ? '–' : `${row.credits} / ${f(row.expectedCredits ?? Number.NaN, 0)}`;
 
 function table(rows: Row[]): string {
-	const lines = [
+	return markdownTable(
 		"| API | tasks | N | wall (s) | bound (s) | wall / bound | wall / Photo Enhancer's | polls per task | detection latency mean / p95 (s) | peak requests/s | peak RSS (MB) | credits charged / by price() | failed |",
 		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-	];
-	for (const row of rows) {
-		lines.push(
-			`| ${API_RUNS[apiOf(row)].label} | ${tasksOf(row)} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${wallRatio(row, rows)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${creditsText(row)} | ${row.failed} |`,
-		);
-	}
-	return lines.join('\n');
+		rows.map(
+			(row) =>
+				`| ${API_RUNS[apiOf(row)].label} | ${tasksOf(row)} | ${row.n} | ${f(row.wallS)} | ${f(row.boundS)} | ${f(row.wallS / row.boundS, 2)} | ${wallRatio(row, rows)} | ${f(row.pollsPerTask, 2)} | ${f(row.meanLatencyS, 2)} / ${f(row.p95LatencyS, 2)} | ${row.peakRps} | ${f(row.peakRssMb, 0)} | ${creditsText(row)} | ${row.failed} |`,
+		),
+	);
 }
 
 /** Before and after side by side: each cell is "before → after". */
 function comparison(before: Row[], after: Row[]): string {
-	const lines = [
+	return markdownTable(
 		'| tasks | N | bound (s) | wall (s) | wall / bound | polls per task | mean latency (s) | p95 latency (s) | peak requests/s | peak RSS (MB) |',
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-	];
-	for (const a of after) {
-		const b = before.find((row) => key(row) === key(a));
-		const pair = (get: (row: Row) => number, digits = 1) =>
-			b ? `${f(get(b), digits)} → ${f(get(a), digits)}` : f(get(a), digits);
-		const what = [apiOf(a) === 'photoEnhancer' ? '' : API_RUNS[apiOf(a)].label, tasksOf(a)]
-			.filter(Boolean)
-			.join(': ');
-		lines.push(
-			`| ${what} | ${a.n} | ${f(a.boundS)} | ${pair((r) => r.wallS)} | ${pair((r) => r.wallS / r.boundS, 2)} | ${pair((r) => r.pollsPerTask, 2)} | ${pair((r) => r.meanLatencyS, 2)} | ${pair((r) => r.p95LatencyS, 2)} | ${pair((r) => r.peakRps, 0)} | ${pair((r) => r.peakRssMb, 0)} |`,
-		);
-	}
-	return lines.join('\n');
+		after.map((a) => {
+			const b = before.find((row) => key(row) === key(a));
+			const pair = (get: (row: Row) => number, digits = 1) =>
+				b ? `${f(get(b), digits)} → ${f(get(a), digits)}` : f(get(a), digits);
+			const what = [apiOf(a) === 'photoEnhancer' ? '' : API_RUNS[apiOf(a)].label, tasksOf(a)]
+				.filter(Boolean)
+				.join(': ');
+			return `| ${what} | ${a.n} | ${f(a.boundS)} | ${pair((r) => r.wallS)} | ${pair((r) => r.wallS / r.boundS, 2)} | ${pair((r) => r.pollsPerTask, 2)} | ${pair((r) => r.meanLatencyS, 2)} | ${pair((r) => r.p95LatencyS, 2)} | ${pair((r) => r.peakRps, 0)} | ${pair((r) => r.peakRssMb, 0)} |`;
+		}),
+	);
 }
 
 const COLORS: Record<string, string> = {

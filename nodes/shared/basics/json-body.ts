@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 
-import { quoteLongIntegers, REVIVER_HAS_SOURCE, type Reviver } from './long-ids';
+import { parseJsonKeepingLongs } from './long-ids';
 
 /**
  * JSON that a user writes for a request body (a JSON field, Extra Body Fields), read and written
@@ -25,8 +25,6 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Why a JSON value cannot be sent as it is. */
 export class JsonBodyError extends Error {}
-
-const INTEGER = /^-?\d+$/;
 
 /** How deep the text's containers nest, strings skipped: checked before anything recurses. */
 function nestingOf(text: string): number {
@@ -64,28 +62,9 @@ function overflowIn(text: string): string | undefined {
 /** Parses a body's JSON text; throws `JsonBodyError` or JSON.parse's SyntaxError. */
 export function readJsonBody(text: string): unknown {
 	if (nestingOf(text) > MAX_JSON_DEPTH) throw tooDeep();
-	const value = parseKeepingLongs(text);
+	const value = parseJsonKeepingLongs(text, (digits) => new LongInteger(digits));
 	checkJsonValue(value, text);
 	return value;
-}
-
-function parseKeepingLongs(text: string): unknown {
-	if (REVIVER_HAS_SOURCE) {
-		const reviver: Reviver = (_key, value, context) => {
-			const source = context?.source ?? '';
-			return typeof value === 'number' && !Number.isSafeInteger(value) && INTEGER.test(source)
-				? new LongInteger(source)
-				: value;
-		};
-		return JSON.parse(text, reviver as Parameters<typeof JSON.parse>[1]);
-	}
-	// Node 20 gives a reviver no source: long integers are first marked as strings no user writes.
-	const mark = `long-integer-${randomBytes(16).toString('hex')}:`;
-	return JSON.parse(quoteLongIntegers(text, mark), (_key, parsed: unknown) =>
-		typeof parsed === 'string' && parsed.startsWith(mark)
-			? new LongInteger(parsed.slice(mark.length))
-			: parsed,
-	);
 }
 
 /**

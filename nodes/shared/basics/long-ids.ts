@@ -1,3 +1,5 @@
+import { randomBytes } from 'crypto';
+
 /**
  * JSON.parse that keeps integers beyond 2^53 as their exact decimal text. Task ids are Java longs:
  * a rounded id would ask for a task that does not exist, and the paid task would be lost.
@@ -75,8 +77,24 @@ export function quoteLongIntegers(text: string, prefix = ''): string {
 	return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
 }
 
-export function parseJsonKeepingLongs(text: string): unknown {
-	return REVIVER_HAS_SOURCE
-		? JSON.parse(text, keepSourceOfLongs as Parameters<typeof JSON.parse>[1])
-		: JSON.parse(quoteLongIntegers(text));
+/**
+ * Parses JSON text, each integer beyond 2^53 kept as its digits, or as what `keep` makes of them
+ * (a request body keeps them as numbers to write back: see `json-body.ts`).
+ */
+export function parseJsonKeepingLongs(text: string, keep?: (digits: string) => unknown): unknown {
+	if (REVIVER_HAS_SOURCE) {
+		const reviver: Reviver = (key, value, context) => {
+			const kept = keepSourceOfLongs(key, value, context);
+			return keep && kept !== value ? keep(kept as string) : kept;
+		};
+		return JSON.parse(text, reviver as Parameters<typeof JSON.parse>[1]);
+	}
+	if (!keep) return JSON.parse(quoteLongIntegers(text));
+	// Node 20 gives a reviver no source: long integers are first marked as strings no user writes.
+	const mark = `long-integer-${randomBytes(16).toString('hex')}:`;
+	return JSON.parse(quoteLongIntegers(text, mark), (_key, parsed: unknown) =>
+		typeof parsed === 'string' && parsed.startsWith(mark)
+			? keep(parsed.slice(mark.length))
+			: parsed,
+	);
 }

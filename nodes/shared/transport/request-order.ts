@@ -101,7 +101,10 @@ export class PrioritySlots {
 				}
 				if (wait > 0) {
 					// Woken in time to let a request go whose latest moment comes first.
-					const firstLate = Math.min(...this.waiters.map((waiter) => waiter.sendBy));
+					const firstLate = this.waiters.reduce(
+						(first, waiter) => Math.min(first, waiter.sendBy),
+						Infinity,
+					);
 					await clock.sleep(Math.min(wait, Math.max(1, firstLate - now + 1)));
 					continue;
 				}

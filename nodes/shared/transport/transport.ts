@@ -312,15 +312,14 @@ export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]>
 }
 
 /** Sends to the service with its key: n8n's authenticated helper adds it to this request alone. */
-async function sendWithKey<T extends IExecuteSingleFunctions | ILoadOptionsFunctions>(
-	ctx: T,
+async function sendWithKey(
+	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions,
 	request: GuardedRequest,
-	helperThis: T,
 ): Promise<IN8nHttpFullResponse> {
 	return await sendGuarded(
 		request,
 		async (sent) =>
-			await ctx.helpers.httpRequestWithAuthentication.call(helperThis, CREDENTIAL_NAME, sent),
+			await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, sent),
 	);
 }
 
@@ -331,10 +330,8 @@ async function sendWithKey<T extends IExecuteSingleFunctions | ILoadOptionsFunct
  */
 export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
 	const retryAfter = retryAfterMs(response.headers);
-	if (response.statusCode === 429) return { throttled: true, retryAfterMs: retryAfter };
-	if (retryAfter !== undefined && envelopeCode(response) === 1003) {
-		return { throttled: true, retryAfterMs: retryAfter };
-	}
+	const busy = retryAfter !== undefined && envelopeCode(response) === 1003;
+	if (response.statusCode === 429 || busy) return { throttled: true, retryAfterMs: retryAfter };
 	return response.statusCode < 500 ? { throttled: false } : undefined;
 }
 
@@ -370,7 +367,7 @@ export async function sendToService(
 	}) as IExecuteSingleFunctions;
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendWithKey(ctx, request, helperThis);
+		response = await sendWithKey(helperThis, request);
 	} catch (error) {
 		if (stop.aborted) {
 			throw stoppedError(
@@ -464,7 +461,7 @@ export async function editorRead(
 	);
 	let response: IN8nHttpFullResponse;
 	try {
-		response = await sendWithKey(ctx, request, ctx);
+		response = await sendWithKey(ctx, request);
 	} catch (error) {
 		// Rebuilt from the message alone: the helper's error carries the request, key included.
 		throw new NodeOperationError(
