@@ -371,6 +371,17 @@ function bound(n: number, slowestS: number): number {
 }
 
 /** Runs one row in this process (started by the parent with --row). */
+/** What a row says of what it ran: the API, the task model, the wait mode and N. */
+function rowOf(spec: RowSpec): Pick<Row, 'api' | 'model' | 'label' | 'mode' | 'n'> {
+	return {
+		api: spec.api ?? 'photoEnhancer',
+		model: spec.model.name,
+		label: spec.model.label,
+		mode: spec.mode,
+		n: spec.n,
+	};
+}
+
 async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const binaryMode = spec.download ?? spec.binaryMode ?? 'default';
 	process.env.N8N_DEFAULT_BINARY_DATA_MODE = binaryMode;
@@ -451,11 +462,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const slowestS = Math.max(...after.tasks.map((task) => (task.endAt - task.createdAt) / 1000));
 	const unitPrice = price(apiRun.api, apiRun.sent) ?? Number.NaN;
 	return {
-		api: spec.api ?? 'photoEnhancer',
-		model: spec.model.name,
-		label: spec.model.label,
-		mode: spec.mode,
-		n: spec.n,
+		...rowOf(spec),
 		binary: spec.photos
 			? `${spec.photos === 'file' ? 'photos from 3 MB files via local S3' : 'photos from URLs, items holding the same files'}, ${binaryMode}`
 			: spec.download
@@ -523,11 +530,7 @@ async function processesRow(service: Service, spec: RowSpec): Promise<Row> {
 		`${apiRun.api.name}.result`,
 	);
 	return {
-		api: spec.api ?? 'photoEnhancer',
-		model: spec.model.name,
-		label: spec.model.label,
-		mode: spec.mode,
-		n: spec.n,
+		...rowOf(spec),
 		binary: '',
 		wallS: outcome.wallS,
 		boundS: bound(spec.n, outcome.slowestS),
