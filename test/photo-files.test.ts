@@ -582,7 +582,13 @@ describe('the panel keeps Resource and Operation with Image Source on it', () =>
 			),
 		);
 		const authFields = node.properties.filter((property) => credentialKeys.has(property.name));
-		expect(authFields.map((field) => field.name).sort()).toEqual(['authentication', 'imageSource']);
+		// Photo Link twice: one field per node version, each with its own default.
+		expect(authFields.map((field) => field.name).sort()).toEqual([
+			'authentication',
+			'imageSource',
+			'photoLink',
+			'photoLink',
+		]);
 		const leftOff = node.properties.filter((property) =>
 			authFields.some((field) => property.name in (field.displayOptions?.show ?? {})),
 		);

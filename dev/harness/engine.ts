@@ -168,6 +168,10 @@ export interface RunOptions {
 	onError?: INode['onError'];
 	/** Cancels the execution after this many milliseconds (as the Stop button does). */
 	cancelAfterMs?: number;
+	/** The node's version as a saved workflow holds it; default 1. */
+	typeVersion?: number;
+	/** n8n's REST address, as its signed links to files carry it; default this machine's. */
+	restApiUrl?: string;
 }
 
 export interface RunResult {
@@ -197,7 +201,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		id: 'node-1',
 		name: 'Ideal House',
 		type: `${PACKAGE}.${nodeType.description.name}`,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: options.parameters as INodeParameters,
 		credentials: {
@@ -238,7 +242,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		hooks,
 		executionId,
 		variables: {},
-		restApiUrl: 'http://localhost:5678/rest',
+		restApiUrl: options.restApiUrl ?? 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
 		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
 		webhookBaseUrl: 'http://localhost:5678/webhook',

@@ -4,7 +4,7 @@
  * file is then an id, and the nodes read it through n8n's stream and buffer helpers. Every read is
  * counted, so that a test can tell a file streamed from one loaded whole.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
@@ -16,6 +16,8 @@ interface BinaryDataService {
 	store(location: object, bytes: Buffer, data: IBinaryData): Promise<IBinaryData>;
 	getAsStream(id: string, chunkSize?: number): Promise<Readable>;
 	getAsBuffer(data: IBinaryData): Promise<Buffer>;
+	getMetadata(id: string): Promise<{ mimeType?: string; fileName?: string; fileSize: number }>;
+	validateSignedToken(token: string): string;
 }
 
 /** n8n-core's own copy of its DI container and binary data service, as n8n starts them. */
@@ -30,11 +32,23 @@ function binaryDataService(): BinaryDataService {
 	return Container.get(BinaryDataService);
 }
 
+/** Where n8n stores a file: an execution's own folder, or `temp` for one a webhook trigger received. */
+export interface FileLocation {
+	workflowId: string;
+	executionId: string;
+}
+
 export interface BinaryStore {
 	/** Starts the service; the mode must have been set before (see `filesystemBinaryData`). */
 	init(): Promise<void>;
 	/** Stores the bytes as n8n does: the item's binary entry then holds an id, not the bytes. */
-	store(bytes: Buffer, fileName: string): Promise<IBinaryData>;
+	store(bytes: Buffer, fileName: string, location?: FileLocation): Promise<IBinaryData>;
+	/** What n8n's signed link opens, by n8n's own check of its token: the file's id (throws if invalid). */
+	idOfToken(token: string): string;
+	/** The files n8n stored in an execution's folder. */
+	storedUnder(location: FileLocation): string[];
+	/** A stored file's bytes and the content type n8n keeps with it. */
+	read(id: string): Promise<{ bytes: Buffer; mimeType?: string }>;
 	/** What the nodes read since the last `resetReads`: bytes through streams, whole loads of a stored file. */
 	reads: { streamedBytes: number; wholeLoads: number };
 	resetReads(): void;
@@ -73,12 +87,29 @@ export function filesystemBinaryData(): BinaryStore {
 				return await getAsBuffer(data);
 			};
 		},
-		async store(bytes, fileName) {
+		async store(bytes, fileName, location) {
 			return await binaryDataService().store(
-				{ type: 'execution', workflowId: 'tests', executionId: `files-${++stored}` },
+				{
+					type: 'execution',
+					...(location ?? { workflowId: 'tests', executionId: `files-${++stored}` }),
+				},
 				bytes,
 				{ data: '', mimeType: 'application/octet-stream', fileName },
 			);
+		},
+		storedUnder: ({ workflowId, executionId }) => {
+			const folder = join(dir, 'workflows', workflowId, 'executions', executionId, 'binary_data');
+			return existsSync(folder)
+				? readdirSync(folder).filter((name) => !name.endsWith('.metadata'))
+				: [];
+		},
+		idOfToken: (token) => binaryDataService().validateSignedToken(token),
+		async read(id) {
+			const service = binaryDataService();
+			const { mimeType } = await service.getMetadata(id);
+			const chunks: Buffer[] = [];
+			for await (const chunk of await service.getAsStream(id)) chunks.push(chunk as Buffer);
+			return { bytes: Buffer.concat(chunks), mimeType };
 		},
 		resetReads() {
 			reads.streamedBytes = 0;

@@ -13,16 +13,24 @@ const REDACTED = '[redacted]';
 const HEADER_ECHO =
 	/((?:api[-_]?key|x-api-key|authorization|proxy-authorization|cookie)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?)(\[redacted\]|[^\s"',;&}\]]+)/gi;
 
+/**
+ * n8n's signed link to a file carries its key in the query (`…/binary-data/signed?token=<JWT>`):
+ * whoever holds it can read the photo, so a service that echoes the link gives back only its
+ * address. Plain, JSON-escaped and URL-encoded forms.
+ */
+const SIGNED_LINK_TOKEN =
+	/(binary-data(?:\/|\\\/|%2F)signed(?:\?|%3F)token(?:=|%3D))[A-Za-z0-9._~%-]+/gi;
+
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * Replaces every secret, as is and as JSON or URL encoding would write it. Safe on a whole JSON
- * body: a secret inside a string leaves a string.
+ * Replaces every secret, and the token of every n8n signed link, as is and as JSON or URL encoding
+ * would write it. Safe on a whole JSON body: a secret inside a string leaves a string.
  */
 export function withoutSecrets(text: string, secrets: readonly string[]): string {
-	let out = text;
+	let out = text.replace(SIGNED_LINK_TOKEN, `$1${REDACTED}`);
 	for (const secret of secrets) {
 		// A very short "key" would blank ordinary words; real keys are long.
 		if (secret.length < 6) continue;

@@ -6,9 +6,22 @@ export const CREDENTIAL_NAME = 'idealHouseApi';
 
 /**
  * Image Source's values, which saved workflows hold: the photo is at a URL the service fetches, or
- * a file on the item that is uploaded to the user's own storage first.
+ * a file on the item that the service gets a link to (see Photo Link).
  */
 export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
+
+/**
+ * How the service gets a photo that is a file: n8n's own signed link to it, or a presigned link
+ * into the user's bucket (contract: `photoLink`).
+ */
+export const PHOTO_LINK = { n8n: 'n8n', bucket: 'bucket' } as const;
+export type PhotoLinkKind = (typeof PHOTO_LINK)[keyof typeof PHOTO_LINK];
+
+/**
+ * The node version that adds Photo Link with n8n's own link as its default; version 1 keeps the
+ * bucket, so that a workflow saved before does what it did.
+ */
+export const PHOTO_LINK_VERSION = 1.1;
 
 /**
  * The credential's base URL without surrounding spaces (a pasted address often has some) or

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, IMAGE_SOURCE } from '../catalog/api';
+import { CREDENTIAL_NAME, IMAGE_SOURCE, PHOTO_LINK, PHOTO_LINK_VERSION } from '../catalog/api';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -25,10 +25,14 @@ export const authenticationField: INodeProperties = {
 	default: 'apiKey',
 };
 
-/** What every node's description shares: one input and output, the credentials, the request defaults. */
+/**
+ * What every node's description shares: its versions (1.1 adds Photo Link's n8n link as the
+ * default), one input and output, the credentials, the request defaults.
+ */
 export const commonDescription = {
 	group: ['transform'],
-	version: 1,
+	version: [1, PHOTO_LINK_VERSION],
+	defaultVersion: PHOTO_LINK_VERSION,
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
 	credentials: [
@@ -155,7 +159,11 @@ export function optionsField(createOperation: string): INodeProperties {
 				description:
 					'Whether to keep photos uploaded from binary files in the upload storage once the task has ended, instead of deleting them. The item then says where they are.',
 				displayOptions: {
-					show: { '/operation': [createOperation], '/imageSource': [IMAGE_SOURCE.binary] },
+					show: {
+						'/operation': [createOperation],
+						'/imageSource': [IMAGE_SOURCE.binary],
+						'/photoLink': [PHOTO_LINK.bucket],
+					},
 				},
 			},
 			{

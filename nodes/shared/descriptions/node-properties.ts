@@ -10,7 +10,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from './fields';
-import { photoFileRule, photoSourceField, withPhotoSource } from './photo-fields';
+import { photoFileRule, photoSourceFields, withPhotoSource } from './photo-fields';
 import type { CreateOperation, Resource } from './resource';
 import { toolDescriptionField } from './tool-description';
 
@@ -122,7 +122,7 @@ export function nodeProperties(resources: Resource[], layout: NodeLayout = {}): 
 		...(byResource ? [resourceField(resources, layout.firstResource ?? resources[0].value)] : []),
 		...resources.map((resource) => operationFor(resource, byResource)),
 		...resources.flatMap((resource) => toolDescriptions(resource, create, byResource)),
-		photoSourceField(resources, byResource),
+		...photoSourceFields(resources, byResource),
 		...resources.flatMap((resource) => withPhotoSource(resource, showCreate(resource))),
 		...(layout.createFields ?? []),
 		waitForCompletionField(create),

@@ -1,16 +1,17 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE } from '../catalog/api';
+import { IMAGE_SOURCE, PHOTO_LINK, PHOTO_LINK_VERSION } from '../catalog/api';
 import type { PhotoFileRule } from '../item/settings';
 import { STORAGE_CREDENTIAL_NAME, UPLOAD_PREFIX } from '../storage/settings';
 import type { Resource } from './resource';
 
 /**
- * Why Image Source is placed with `hide` rules only: n8n's editor takes every parameter that a
- * credential's `displayOptions.show` names (here Image Source, which asks for the storage
+ * Why Image Source and Photo Link are placed with `hide` rules only: n8n's editor takes every
+ * parameter that a credential's `displayOptions.show` names (here both, which ask for the storage
  * credential) for an authentication field, and leaves out of the panel every parameter that such
  * a field's own `show` names. Shown with `show: { operation }`, Image Source would take Resource
- * and Operation off the panel.
+ * and Operation off the panel, and Photo Link shown with `show: { imageSource }` would take Image
+ * Source off. Photo Link's `show` names only `@version`, which is no parameter.
  */
 
 type Show = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
@@ -18,11 +19,13 @@ type Hide = NonNullable<NonNullable<INodeProperties['displayOptions']>['hide']>;
 
 const STORAGE_CREDENTIAL = { name: STORAGE_CREDENTIAL_NAME };
 
-/** The storage credential, asked for only where a photo comes from a file. */
+/** The storage credential, asked for only where a photo file goes through the user's bucket. */
 export const storageCredential: INodeCredentialDescription = {
 	...STORAGE_CREDENTIAL,
 	required: true,
-	displayOptions: { show: { imageSource: [IMAGE_SOURCE.binary] } },
+	displayOptions: {
+		show: { imageSource: [IMAGE_SOURCE.binary], photoLink: [PHOTO_LINK.bucket] },
+	},
 };
 
 /** Where the photo comes from; shown before the Image URL field it switches, hidden by `hide`. */
@@ -45,10 +48,59 @@ export function imageSourceField(hide: Hide): INodeProperties {
 			{
 				name: 'Binary File',
 				value: IMAGE_SOURCE.binary,
-				description: `The photo is a file on the incoming item (form upload, Google Drive, email attachment). It is uploaded to your own S3-compatible bucket under ${UPLOAD_PREFIX}, Ideal House gets a short-lived link, and it is deleted when the task has ended.`,
+				description:
+					'The photo is a file on the incoming item (form upload, Google Drive, email attachment); Ideal House gets a short-lived link to it (see Photo Link)',
 			},
 		],
 	};
+}
+
+const PHOTO_LINK_OPTIONS = [
+	{
+		name: 'This n8n Instance',
+		value: PHOTO_LINK.n8n,
+		description:
+			"Ideal House fetches the file through n8n's own signed link, valid for this task only: nothing to set up. n8n must be reachable from the internet (WEBHOOK_URL) and keep binary data out of memory (N8N_DEFAULT_BINARY_DATA_MODE).",
+	},
+	{
+		name: 'Your Bucket (S3-Compatible)',
+		value: PHOTO_LINK.bucket,
+		description: `The file is uploaded to your own S3-compatible bucket under ${UPLOAD_PREFIX}, Ideal House gets a short-lived link, and it is deleted when the task has ended`,
+	},
+];
+
+/**
+ * Photo Link, shown with Image Source = Binary File: one field per default, by node version, as
+ * n8n's own nodes change a default. Version 1 keeps the bucket, so that a saved workflow goes on
+ * doing what it did; later versions start on n8n's own link.
+ */
+export function photoLinkFields(hide: Hide): INodeProperties[] {
+	const hidden: Hide = { ...hide, imageSource: [IMAGE_SOURCE.url] };
+	return [
+		{
+			displayName: 'Photo Link',
+			name: 'photoLink',
+			type: 'options',
+			// Decides which credential is used: no expression.
+			noDataExpression: true,
+			// PHOTO_LINK.bucket, written out: n8n's lint reads a default as a literal or a name only.
+			default: 'bucket',
+			options: PHOTO_LINK_OPTIONS,
+			displayOptions: { show: { '@version': [1] }, hide: hidden },
+		},
+		{
+			displayName: 'Photo Link',
+			name: 'photoLink',
+			type: 'options',
+			noDataExpression: true,
+			default: 'n8n',
+			options: PHOTO_LINK_OPTIONS,
+			displayOptions: {
+				show: { '@version': [{ _cnd: { gte: PHOTO_LINK_VERSION } }] },
+				hide: hidden,
+			},
+		},
+	];
 }
 
 export function imageBinaryPropertyField({
@@ -97,15 +149,16 @@ function photoFieldNames(resource: Resource): string[] {
 }
 
 /**
- * Image Source, once for the node: on every create whose API takes a photo. On a node of several
- * resources it is hidden for the resources without one.
+ * Image Source and Photo Link, once for the node: on every create whose API takes a photo. On a
+ * node of several resources they are hidden for the resources without one.
  */
-export function photoSourceField(resources: Resource[], byResource: boolean): INodeProperties {
+export function photoSourceFields(resources: Resource[], byResource: boolean): INodeProperties[] {
 	const withoutPhoto = resources.filter((resource) => !photoFileRule(resource));
-	return imageSourceField({
+	const hide: Hide = {
 		operation: ['getResult'],
 		...(byResource ? { resource: withoutPhoto.map((resource) => resource.value) } : {}),
-	});
+	};
+	return [imageSourceField(hide), ...photoLinkFields(hide)];
 }
 
 /**

@@ -13,7 +13,8 @@ import { emitTask } from '../results/output';
 import { sendCreate, sendRead } from './create';
 import { keepingCreatedTask, keepingReadTask } from './created-task';
 import { creditCharge } from './credit-limit';
-import { PhotoFiles } from './photos';
+import { imageUrlOf, type PhotoLinks } from '../storage/photo-links';
+import { checkPhotoFiles } from './photos';
 import { preview } from './preview';
 import {
 	itemParameters,
@@ -77,11 +78,11 @@ export async function createItem(
 	// 2. The API.
 	const api = apiOf(ctx, route.api, parameters);
 	request.url = createPath(api);
-	// 3. The photo check (files read and their links signed, nothing sent), then the body check.
+	// 3. The photo check (files read, their links planned, nothing sent), then the body check.
 	const routed = (request.body ?? {}) as IDataObject;
-	const photos = route.photoFiles
-		? await PhotoFiles.check(ctx, api, route.photoFiles, settings, routed)
-		: undefined;
+	const photos = route.photoFiles ? await checkPhotoFiles(ctx, api, settings) : undefined;
+	const several = route.photoFiles?.several ?? false;
+	if (photos) routed.imageUrl = imageUrlOf(photos.planned, several);
 	const body = route.bodyCheck
 		? await route.bodyCheck.call(ctx, { ...routed }, { api, parameters })
 		: routed;
@@ -100,8 +101,8 @@ export async function createItem(
 	// 5. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
 	const rate = settings.maxRequestsPerSecond;
 	const turn = await takeTurn(ctx, rate, charge);
-	// 6. The upload, in the item's turn.
-	if (photos) await uploadInTurn(ctx, photos, turn);
+	// 6. The photos' links, in the item's turn: uploaded to the bucket, or signed by n8n.
+	if (photos) body.imageUrl = imageUrlOf(await publishInTurn(ctx, photos, turn), several);
 	let items: INodeExecutionData[] = [];
 	let failure: IdealHouseError | undefined;
 	try {
@@ -124,6 +125,8 @@ export async function createItem(
 		return items;
 	} catch (error) {
 		failure = toIdealHouseError(ctx, error);
+		// A refusal that names the photo says what to check for the way it was linked.
+		photos?.explainRefusal(failure);
 		// A Failed task was refunded, a refused create cost nothing: the Credit Limit gets it back.
 		charge.failed(failure);
 		throw failure;
@@ -134,10 +137,10 @@ export async function createItem(
 	}
 }
 
-/** A failed upload sends no create: the turn's slot and credits go back. */
-async function uploadInTurn(ctx: IExecuteSingleFunctions, photos: PhotoFiles, turn: Turn) {
+/** A photo that cannot be linked sends no create: the turn's slot and credits go back. */
+async function publishInTurn(ctx: IExecuteSingleFunctions, photos: PhotoLinks, turn: Turn) {
 	try {
-		await photos.upload(ctx);
+		return await photos.publish(ctx);
 	} catch (error) {
 		turn.cancel();
 		throw toIdealHouseError(ctx, error);

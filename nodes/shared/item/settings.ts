@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { fieldError } from '../basics/validation';
-import { IMAGE_SOURCE } from '../catalog/api';
+import { IMAGE_SOURCE, PHOTO_LINK, PHOTO_LINK_VERSION, type PhotoLinkKind } from '../catalog/api';
 import { parseTaskIdField } from '../catalog/task';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 
@@ -34,7 +34,10 @@ export interface PhotoFileRule {
 	several: boolean;
 }
 
-export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
+/** With files: the item's properties that hold them, and how the service gets its link to them. */
+export type PhotoSource =
+	| { kind: 'url' }
+	| { kind: 'binary'; properties: string[]; link: PhotoLinkKind };
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
@@ -362,15 +365,20 @@ export function readItemSettings(
 		}),
 		preview,
 		taskId,
-		photoSource: photoFiles ? readPhotoSource(read, photoFiles) : { kind: 'url' },
+		photoSource: photoFiles ? readPhotoSource(ctx, read, photoFiles) : { kind: 'url' },
 	};
 }
 
 /**
- * Image Source, and with Binary File the item's properties that hold the photos: one, or for an
- * operation that takes several, a comma-separated list, each named once.
+ * Image Source, and with Binary File the item's properties that hold the photos (one, or for an
+ * operation that takes several, a comma-separated list, each named once) and Photo Link, whose
+ * default is the node version's.
  */
-function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource {
+function readPhotoSource(
+	ctx: IExecuteSingleFunctions,
+	read: SettingsReader,
+	rule: PhotoFileRule,
+): PhotoSource {
 	if (read.parameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary)
 		return { kind: 'url' };
 	const value = read.parameter('imageBinaryProperty', 'data');
@@ -401,5 +409,13 @@ function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource
 			'Name each photo once: every name is a file of its own in the task (the brackets of an HDR merge are different photos).',
 		);
 	}
-	return { kind: 'binary', properties };
+	const byVersion =
+		ctx.getNode().typeVersion >= PHOTO_LINK_VERSION ? PHOTO_LINK.n8n : PHOTO_LINK.bucket;
+	const link = read.parameterChoice(
+		'photoLink',
+		'Photo Link',
+		Object.values(PHOTO_LINK),
+		byVersion,
+	);
+	return { kind: 'binary', properties, link };
 }

@@ -1,0 +1,182 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { isLocalHost } from '../basics/addresses';
+import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
+import type { PhotoFile } from './photo-files';
+import type { LinkLifetime, PhotoLinks } from './photo-links';
+
+/**
+ * Photo Link = This n8n Instance: the service fetches the file from n8n itself. n8n's helper
+ * `createBinarySignedUrl` signs a token for one binary data id with n8n's own signing secret, and
+ * n8n's main process serves `<REST address>/binary-data/signed?token=…` without a login. Nothing
+ * is uploaded and nothing is left to delete: the file lives with the execution's binary data.
+ *
+ * The token is a key to the photo: it is made only in the item's turn, never logged, and cleared
+ * from whatever the service says back (`withoutSecrets`).
+ */
+
+const NOTHING_SENT = 'Nothing was sent or charged.';
+const OR_BUCKET = 'or choose Photo Link = Your Bucket (S3-Compatible)';
+
+/** Where n8n serves its signed links, as the links name it: never with a token. */
+interface N8nAddress {
+	/** `https://n8n.example.com` */
+	origin: string;
+	/** `https://n8n.example.com/rest/binary-data/signed` */
+	signedPath: string;
+}
+
+type Sign = (binaryData: IBinaryData, expiresIn?: string) => string;
+
+function refusal(ctx: IExecuteSingleFunctions, message: string, description: string) {
+	const itemIndex = ctx.getItemIndex();
+	return new IdealHouseItemError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
+		itemIndex,
+		description,
+	});
+}
+
+/** n8n's signing helper; an n8n without it cannot hand out links. */
+function signerOf(ctx: IExecuteSingleFunctions): Sign {
+	const sign = (ctx.helpers as { createBinarySignedUrl?: Sign }).createBinarySignedUrl;
+	if (typeof sign !== 'function') {
+		throw refusal(
+			ctx,
+			'This version of n8n cannot hand out links to its files',
+			`Update n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
+		);
+	}
+	return sign.bind(ctx.helpers);
+}
+
+/**
+ * The file as n8n stores it. In n8n's in-memory mode (`default`, n8n 1.x's default) a file has no
+ * id, and n8n signs links only to files it stores.
+ */
+function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData {
+	const binary = ctx.helpers.assertBinaryData(file.property);
+	if (!binary.id) {
+		throw refusal(
+			ctx,
+			`The photo in "${file.property}" is held in n8n's memory, and n8n can hand out a link only to a file it stores`,
+			`Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (or database, where your n8n lists that mode) and restart n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
+		);
+	}
+	return binary;
+}
+
+/**
+ * n8n's address as its links carry it (`WEBHOOK_URL`, else the editor's own), read from a link
+ * signed for a second and dropped. A link to localhost or a private network can never be fetched
+ * by the public service; with the service itself on such an address (a local stand-in) it can.
+ */
+async function addressOf(
+	ctx: IExecuteSingleFunctions,
+	sign: Sign,
+	binary: IBinaryData,
+): Promise<N8nAddress> {
+	const probe = new URL(sign(binary, '1s'));
+	const address = { origin: probe.origin, signedPath: `${probe.origin}${probe.pathname}` };
+	if (!isLocalHost(probe.hostname)) return address;
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const service = new URL(serviceBaseUrl(credentials.baseUrl) || 'https://api.ideal.house');
+	if (isLocalHost(service.hostname)) return address;
+	throw refusal(
+		ctx,
+		`n8n's own address is ${probe.origin}, which Ideal House cannot reach to fetch the photo`,
+		`Set WEBHOOK_URL to n8n's public address (the one its webhooks use, e.g. https://n8n.example.com/) and restart n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
+	);
+}
+
+/**
+ * The item's photos, checked for a link n8n can sign and the service can fetch. Signs nothing
+ * that is kept: the links are made in the item's turn.
+ */
+export async function n8nLinks(
+	ctx: IExecuteSingleFunctions,
+	files: PhotoFile[],
+	lifetime: LinkLifetime,
+): Promise<PhotoLinks> {
+	const sign = signerOf(ctx);
+	const stored = files.map((file) => storedFile(ctx, file));
+	const address = await addressOf(ctx, sign, stored[0]);
+	return new N8nLinks(sign, files, stored, address, lifetime);
+}
+
+class N8nLinks implements PhotoLinks {
+	readonly planned: string[];
+	private expiresAt = '';
+	private keep = false;
+
+	constructor(
+		private readonly sign: Sign,
+		private readonly files: PhotoFile[],
+		private readonly stored: IBinaryData[],
+		private readonly address: N8nAddress,
+		private readonly lifetime: LinkLifetime,
+	) {
+		// What Preview shows and the body check reads: the link's shape, its token made when sent.
+		this.planned = files.map(() => `${address.signedPath}?token=[made-when-sent]`);
+	}
+
+	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
+		const { seconds, mayOutliveItem } = this.lifetime;
+		const links: string[] = [];
+		for (const [index, binary] of this.stored.entries()) {
+			const file = mayOutliveItem ? await this.ownCopy(ctx, this.files[index], binary) : binary;
+			links.push(this.sign(file, `${seconds}s`));
+		}
+		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+		return links;
+	}
+
+	/**
+	 * A file a Webhook or Form trigger received is stored under a temporary id and renamed when
+	 * the execution ends, so a link to it opens nothing afterwards. A task that may outlive the
+	 * item gets a link to a copy stored under this execution's own id, which stays.
+	 */
+	private async ownCopy(
+		ctx: IExecuteSingleFunctions,
+		file: PhotoFile,
+		binary: IBinaryData,
+	): Promise<IBinaryData> {
+		if (binary.id?.includes(`/executions/${ctx.getExecutionId()}/`)) return binary;
+		const fileName = binary.fileName ?? `photo.${file.type.extension}`;
+		return await ctx.helpers.prepareBinaryData(await file.open(), fileName, file.type.mimeType);
+	}
+
+	keepForUnfinishedTask(): void {
+		this.keep = true;
+	}
+
+	/** Nothing to delete; an item whose task may still fetch the photo says until when it can. */
+	async cleanUp(
+		_ctx: IExecuteSingleFunctions,
+		ended: { items?: INodeExecutionData[] },
+	): Promise<void> {
+		if (!this.keep || !this.expiresAt) return;
+		for (const item of ended.items ?? []) item.json.photoLink = this.record();
+	}
+
+	explainRefusal(failure: IdealHouseError): void {
+		if (failure.apiCode !== 1011 || !/imageUrl/i.test(failure.message)) return;
+		const said = failure.message;
+		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}`;
+		const restPath = new URL(this.address.signedPath).pathname;
+		failure.description = [
+			`Ideal House fetches the photo from n8n's own link (${this.address.signedPath}).`,
+			`Check that WEBHOOK_URL is n8n's public address and that the internet can reach it; a reverse proxy that passes only /webhook/ must also pass ${restPath}.`,
+			`No credit was spent. The service said: ${said}`,
+		].join(' ');
+	}
+
+	private record(): IDataObject {
+		return { address: this.address.origin, expiresAt: this.expiresAt };
+	}
+}
