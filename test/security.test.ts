@@ -141,6 +141,24 @@ describe('echoed credential headers', () => {
 	});
 });
 
+describe("the token of n8n's signed link to a photo", () => {
+	const token =
+		'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpZCI6ImZpbGVzeXN0ZW0tdjIifQ.c2lnbmF0dXJl_-x';
+	const link = `https://n8n.example.com/rest/binary-data/signed?token=${token}`;
+
+	test.each([
+		['as written', `imageUrl (${link}) could not be fetched`],
+		['JSON-escaped', JSON.stringify({ imageUrl: link }).replace(/\//g, '\\/')],
+		['URL-encoded', `source=${encodeURIComponent(link)}`],
+	])('is cleared %s, the address kept', (_form, text) => {
+		const cleared = redact(text, [API_KEY]);
+
+		expect(cleared).not.toContain(token);
+		expect(cleared).toContain('[redacted]');
+		expect(cleared).toMatch(/n8n\.example\.com/);
+	});
+});
+
 describe('names like __proto__ are plain names', () => {
 	test.each(['__proto__', 'toString', 'constructor', 'hasOwnProperty'])(
 		'a Mask Binary Property named %s is a plain "not on the item"',

@@ -1,0 +1,131 @@
+/**
+ * Photos that are files through n8n's own signed link, end to end: the nodes in n8n's engine,
+ * n8n-core's binary data service in filesystem mode holding the files, a stand-in for n8n's
+ * `/rest/binary-data/signed` built from n8n-core's own token check and file stream, and the
+ * local service, which downloads each `imageUrl` itself. What the service fetched is compared with
+ * the file byte for byte (by SHA-256). No bucket and no storage credential.
+ */
+import { createHash } from 'node:crypto';
+
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { RunningService } from '../../service/server.ts';
+import { runNode, type NodeName } from '../../dev/harness/engine';
+import { filesystemBinaryData } from '../helpers/binary-store';
+import { startSignedLinkServer, type SignedLinkServer } from '../helpers/n8n-signed-links';
+import { credentialsFor, eachTestOnTheLocalService, sampleBytes, tasksOf } from './helpers';
+
+const files = filesystemBinaryData();
+let service: RunningService;
+let n8n: SignedLinkServer;
+const samples: Record<string, Buffer> = {};
+
+eachTestOnTheLocalService({}, async (started) => {
+	service = started;
+	await files.init();
+	for (const name of ['living-room.png', 'bracket-1.png', 'bracket-2.png', 'bracket-3.png']) {
+		samples[name] = await sampleBytes(service, name);
+	}
+	n8n = await startSignedLinkServer(files);
+});
+afterAll(async () => {
+	await n8n.close();
+	files.close();
+});
+beforeEach(() => {
+	n8n.fetches.length = 0;
+	n8n.gone.clear();
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function storedItem(named: Record<string, Buffer>): Promise<INodeExecutionData> {
+	const binary: Record<string, IBinaryData> = {};
+	for (const [name, bytes] of Object.entries(named)) {
+		binary[name] = await files.store(bytes, `${name}.png`);
+	}
+	return { json: {}, binary };
+}
+
+/** A run of `node` at version 1.1 on the local service, its photos the item's files, through n8n. */
+async function runWithFiles(node: NodeName, parameters: IDataObject, item: INodeExecutionData) {
+	return await runNode({
+		node,
+		typeVersion: 1.1,
+		restApiUrl: n8n.restApiUrl,
+		credentials: credentialsFor(service),
+		parameters: { imageSource: 'binary', ...parameters },
+		items: [item],
+	});
+}
+
+describe("the local service fetches the photo from n8n's own link", () => {
+	test('Object Remover: the service received the file itself, and the task is done', async () => {
+		const photo = samples['living-room.png'];
+		const item = await storedItem({ data: photo });
+
+		const { items, error } = await runWithFiles(
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house' },
+			item,
+		);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ status: 'Success', creditsCharged: 1 });
+		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.data.id, sha256: sha256(photo) }]);
+		const [task] = tasksOf(service);
+		expect(String(task.imageUrl).startsWith(`${n8n.restApiUrl}/binary-data/signed?token=`)).toBe(
+			true,
+		);
+	});
+
+	test('Photo Enhancer HDR: three brackets, one task, each fetched whole', async () => {
+		const brackets = {
+			under: samples['bracket-1.png'],
+			normal: samples['bracket-2.png'],
+			over: samples['bracket-3.png'],
+		};
+
+		const { items, error } = await runWithFiles(
+			'photoEnhancer',
+			{
+				operation: 'enhance',
+				imageBinaryProperty: 'under,normal,over',
+				presetId: 'hdr-merge-hdr-merge',
+				imageSize: '512',
+			},
+			await storedItem(brackets),
+		);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('Success');
+		expect(tasksOf(service)).toHaveLength(1);
+		expect(n8n.fetches.map((fetch) => fetch.sha256).sort()).toEqual(
+			Object.values(brackets).map(sha256).sort(),
+		);
+	});
+
+	test('a file n8n no longer has: the service answers 1011, the item says what to check, no credit is spent', async () => {
+		const item = await storedItem({ room: samples['living-room.png'] });
+		n8n.gone.add(String(item.binary!.room.id));
+		const balance = service.balance(service.apiKey);
+
+		const { error } = await runWithFiles(
+			'idealHouse',
+			{ resource: 'virtualStaging', operation: 'create', imageBinaryProperty: 'room' },
+			item,
+		);
+
+		expect(error?.message).toBe(
+			`Ideal House could not download the photo that this n8n instance offered at ${new URL(n8n.restApiUrl).origin}`,
+		);
+		expect(error?.description).toMatch(
+			/WEBHOOK_URL.*\/rest\/binary-data\/signed.*No credit was spent/s,
+		);
+		expect(error?.description).toContain('HTTP 404');
+		expect(error?.description).not.toMatch(/token=(?!\[redacted\])/);
+		expect(n8n.fetches).toEqual([{ status: 404, id: item.binary!.room.id }]);
+		expect(tasksOf(service)).toEqual([]);
+		expect(service.balance(service.apiKey)).toBe(balance);
+	});
+});
