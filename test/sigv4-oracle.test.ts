@@ -189,11 +189,18 @@ function randomHeaders(): Record<string, string> {
 	return headers;
 }
 
-/** Where S3's own client sends the request: path style for IP and `localhost` endpoints too. */
+/**
+ * Where S3's own client sends the request: path style for IP and `localhost` endpoints too, and
+ * for a bucket name with a dot over https (`@aws-sdk/client-s3`'s endpoint rules do the same).
+ */
 function expectedAddress(settings: StorageSettings, key: string) {
 	const { endpoint, bucket } = settings;
 	const bare = endpoint.hostname.replace(/^\[|\]$/g, '');
-	const pathStyle = settings.forcePathStyle || bare === 'localhost' || /^[\d.]+$|:/.test(bare);
+	const pathStyle =
+		settings.forcePathStyle ||
+		bare === 'localhost' ||
+		/^[\d.]+$|:/.test(bare) ||
+		(endpoint.protocol === 'https:' && bucket.includes('.'));
 	const prefix = endpoint.pathname === '/' ? '' : endpoint.pathname;
 	return {
 		protocol: endpoint.protocol,
@@ -235,7 +242,14 @@ interface Difference {
 describe("the node's SigV4 signer against AWS's own (@smithy/signature-v4)", () => {
 	test(`${CASES} random requests: the same Authorization header and the same presigned link`, async () => {
 		const differences: Difference[] = [];
-		const seen = { pathStyle: 0, virtualHost: 0, withQuery: 0, unicodeKeys: 0, methods: new Set() };
+		const seen = {
+			pathStyle: 0,
+			virtualHost: 0,
+			dottedOverHttps: 0,
+			withQuery: 0,
+			unicodeKeys: 0,
+			methods: new Set(),
+		};
 
 		for (let n = 0; n < CASES; n++) {
 			const settings = randomSettings();
@@ -247,6 +261,9 @@ describe("the node's SigV4 signer against AWS's own (@smithy/signature-v4)", () 
 			seen.methods.add(method.toUpperCase());
 			if (address.hostname === settings.endpoint.hostname) seen.pathStyle++;
 			else seen.virtualHost++;
+			if (settings.endpoint.protocol === 'https:' && settings.bucket.includes('.')) {
+				seen.dottedOverHttps++;
+			}
 			if ([...key].some((char) => char.charCodeAt(0) > 0x7f)) seen.unicodeKeys++;
 
 			// Header-signed, through the node's request signer: a query in the URL and in `qs`.
@@ -341,7 +358,9 @@ describe("the node's SigV4 signer against AWS's own (@smithy/signature-v4)", () 
 		// The cases covered what they were meant to.
 		expect(seen.methods).toEqual(new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'POST']));
 		expect(seen.pathStyle).toBeGreaterThan(CASES / 4);
-		expect(seen.virtualHost).toBeGreaterThan(CASES / 4);
+		// Dotted names over https go path style, so fewer cases are virtual-hosted than path style.
+		expect(seen.virtualHost).toBeGreaterThan(CASES / 6);
+		expect(seen.dottedOverHttps).toBeGreaterThan(CASES / 10);
 		expect(seen.withQuery).toBeGreaterThan(CASES / 2);
 		expect(seen.unicodeKeys).toBeGreaterThan(CASES / 2);
 	});

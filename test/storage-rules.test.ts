@@ -1,17 +1,18 @@
 /**
  * The bucket as S3 clients treat it, in n8n's engine: endpoints at an IP address or `localhost`
- * addressed path style, S3's bucket naming rules before any request, a PUT answered without an
- * ETag taken for what it is, and storage errors that never quote the signed request. Ideal House
- * is answered by nock; the bucket is the verifying local store, or nock where a host must be
+ * addressed path style, a bucket name with a dot too over https, S3's bucket naming rules before
+ * any request, a PUT answered not as S3 does taken for what it is, and storage errors that never
+ * quote the signed request. Ideal House is answered by nock; the bucket is the verifying local
+ * store, an https stand-in behind an S3 endpoint's certificate, or nock where a host must be
  * named that this machine cannot reach.
  */
 import nock from 'nock';
 
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runCredentialTest, runNode } from '../dev/harness/engine';
 import { bucketNameProblem } from '../nodes/shared/storage/bucket-names';
 import { bucketUrl, objectUrl, storageSettings } from '../nodes/shared/storage/settings';
 import { storageLimits } from '../nodes/shared/storage/storage-requests';
-import { DONE, OR, TINY_PNG, recorded, serveTask } from './helpers/api';
+import { DONE, OR, TINY_PNG, api, created, recorded, serveTask, taskResponse } from './helpers/api';
 import {
 	STORAGE_KEY_ID,
 	STORAGE_REGION,
@@ -20,6 +21,7 @@ import {
 } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 import { verifySigV4 } from './helpers/sigv4-verifier';
+import { startTlsStorage, type TlsStorage } from './helpers/tls-storage';
 
 const KEY_PATH = /^\/listing-photos\/ideal-house-uploads\/[0-9a-f]{32}\.png$/;
 /** Text of the signed request that no error, item or log line may carry. */
@@ -191,11 +193,112 @@ describe('an endpoint at an IP address or localhost is addressed path style, wha
 	});
 });
 
+describe('a bucket name with a dot, over https with Force Path Style off, is addressed path style: no certificate covers it as a host name', () => {
+	/** The stand-in's certificate names this host and `*.` it, as an S3 endpoint's does. */
+	const HOST = 's3.storage.test';
+	const DOTTED = 'listing.photos.eu';
+	let store: TlsStorage;
+	beforeAll(async () => (store = await startTlsStorage(HOST)));
+	afterAll(async () => await store.close());
+	beforeEach(() => {
+		store.requests.length = 0;
+		// The stand-in's names resolve to loopback; nock lets them through with loopback itself.
+		nock.enableNetConnect((host: string) =>
+			/^(?:127\.0\.0\.1|(?:[a-z0-9.-]+\.)?s3\.storage\.test)(?::\d+)?$/.test(host),
+		);
+	});
+
+	/** The create fetches its photo's link before it answers, as the service does. */
+	function serveTaskFetchingTheLink(id: string): { statuses: number[] } {
+		const fetched = { statuses: [] as number[] };
+		api()
+			.post(OR.create)
+			.reply(async (_uri, body) => {
+				fetched.statuses.push(await store.fetch((body as { imageUrl: string }).imageUrl));
+				return [200, created(id)];
+			})
+			.get(OR.result)
+			.query({ taskId: id })
+			.reply(200, taskResponse(id, DONE));
+		return fetched;
+	}
+
+	test(`${DOTTED}: PUT, link and DELETE all go to <endpoint>/${DOTTED}/<key>, signed for that URL, and the link opens`, async () => {
+		const fetched = serveTaskFetchingTheLink('75');
+
+		const { items, error } = await runNode({
+			node: 'objectRemover',
+			parameters: remove(),
+			items: [photoItem()],
+			storageCredentials: store.credentials(DOTTED),
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: '75', status: 'Success' });
+		const endpointHost = new URL(store.endpoint).host;
+		expect(store.requests.map(({ method, host }) => `${method} ${host}`)).toEqual([
+			`PUT ${endpointHost}`,
+			`GET ${endpointHost}`,
+			`DELETE ${endpointHost}`,
+		]);
+		const [put, get, removed] = store.requests;
+		expect(put.path).toMatch(/^\/listing\.photos\.eu\/ideal-house-uploads\/[0-9a-f]{32}\.png$/);
+		expect(put).toMatchObject({ status: 200, verdict: { ok: true, presigned: false } });
+		expect(get).toMatchObject({
+			path: put.path,
+			status: 200,
+			sha256: put.sha256,
+			verdict: { ok: true, presigned: true },
+		});
+		expect(fetched.statuses).toEqual([200]);
+		expect(removed).toMatchObject({ path: put.path, status: 204, verdict: { ok: true } });
+		const { imageUrl } = creates()[0].body as { imageUrl: string };
+		const link = new URL(imageUrl);
+		expect(`${link.origin}${link.pathname}`).toBe(`${store.endpoint}${put.path}`);
+		expect(store.keys()).toEqual([]);
+	});
+
+	test('a name without a dot at the same endpoint stays virtual-hosted: the certificate covers <bucket>.<endpoint host>', async () => {
+		const fetched = serveTaskFetchingTheLink('76');
+
+		const { items, error } = await runNode({
+			node: 'objectRemover',
+			parameters: remove(),
+			items: [photoItem()],
+			storageCredentials: store.credentials('listing-photos'),
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: '76', status: 'Success' });
+		const bucketHost = `listing-photos.${new URL(store.endpoint).host}`;
+		expect(store.requests.map(({ method, host, status }) => `${method} ${host} ${status}`)).toEqual(
+			[`PUT ${bucketHost} 200`, `GET ${bucketHost} 200`, `DELETE ${bucketHost} 204`],
+		);
+		expect(store.requests[0].path).toMatch(/^\/ideal-house-uploads\/[0-9a-f]{32}\.png$/);
+		expect(fetched.statuses).toEqual([200]);
+	});
+
+	test(`the credential's Test lists ${DOTTED} path style too`, async () => {
+		const result = await runCredentialTest(store.credentials(DOTTED), 'idealHouseStorageApi');
+
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(store.requests).toHaveLength(1);
+		expect(store.requests[0]).toMatchObject({
+			method: 'GET',
+			host: new URL(store.endpoint).host,
+			path: `/${DOTTED}`,
+			verdict: { ok: true },
+		});
+	});
+});
+
 describe("bucket names follow S3's rules, checked before any request; the message names the rule, never the value", () => {
 	test.each([
 		['a..b', /it has two dots in a row/],
 		['Listing', /it has upper-case letters, .*with Force Path Style on only/],
 		['my_bucket', /it has underscores, .*with Force Path Style on only/],
+		// Sent path style for its dot, but S3 refuses upper case whatever the addressing.
+		['Listing.Photos', /it has upper-case letters, .*with Force Path Style on only/],
 		['192.168.1.1', /it is shaped like an IP address/],
 		['xn--abc', /it begins with "xn--", which AWS keeps for itself/],
 		['a'.repeat(64), /it has 64 characters, and a bucket name has 3 to 63/],
@@ -238,7 +341,7 @@ describe("bucket names follow S3's rules, checked before any request; the messag
 	});
 });
 
-describe('a PUT answered 2xx without an ETag did not come from S3', () => {
+describe('a PUT answered 2xx not as S3 does (no ETag, a weak one, an HTML page) did not store the photo', () => {
 	test('a login page answered 200: the item fails before the create, the object is deleted as on any failed upload', async () => {
 		const endpoint = 'https://listing-photos.storage.example.com';
 		const storageWire = wire(endpoint);
@@ -268,6 +371,56 @@ describe('a PUT answered 2xx without an ETag did not come from S3', () => {
 		expect(creates()).toEqual([]);
 		expect(unexpected).toEqual([]);
 	});
+
+	const STRONG_ETAG = '"5d41402abc4b2a76b9719d911017c592"';
+	test.each([
+		['a weak ETag', 'with a weak ETag', { ETag: 'W/"5d41402abc4b2a76b9719d911017c592"' }, ''],
+		[
+			'an ETag without quotes',
+			'with an unquoted ETag',
+			{ ETag: '5d41402abc4b2a76b9719d911017c592' },
+			'',
+		],
+		[
+			'a strong ETag and a sign-in page',
+			'with an HTML page',
+			{ ETag: STRONG_ETAG, 'Content-Type': 'text/html; charset=utf-8' },
+			'<!DOCTYPE html><html><body>Sign in to continue</body></html>',
+		],
+		[
+			'a strong ETag and an HTML page sent as something else',
+			'with an HTML page',
+			{ ETag: STRONG_ETAG, 'Content-Type': 'application/octet-stream' },
+			'\n<html lang="en"><head><title>Web console</title></head></html>',
+		],
+	])(
+		'200 with %s: "not as S3 does", the object deleted, nothing created',
+		async (_case, how, headers, page) => {
+			const endpoint = 'https://listing-photos.storage.example.com';
+			const key = /^\/ideal-house-uploads\/[0-9a-f]{32}\.png$/;
+			const storageWire = wire(endpoint);
+			storageWire.scope.put(key).reply(200, page, headers).delete(key).reply(204);
+
+			const { error } = await runNode({
+				node: 'objectRemover',
+				parameters: remove(),
+				items: [photoItem()],
+				storageCredentials: remoteCredentials('https://storage.example.com'),
+			});
+
+			expect(error?.message).toBe(
+				`Upload storage (bucket "listing-photos" at storage.example.com) failed while uploading the photo: it answered, but not as S3 does (HTTP 200 ${how}): a proxy or a login page?`,
+			);
+			expect(error?.description).toMatch(
+				/not its web console.*Nothing was sent to Ideal House and no credit was spent\./,
+			);
+			// Sent once (the answer is no passing fault), then deleted at the same address.
+			expect(storageWire.seen.map(({ method }) => method)).toEqual(['PUT', 'DELETE']);
+			expect(storageWire.seen[1].url).toBe(storageWire.seen[0].url);
+			expect(creates()).toEqual([]);
+			expect(unexpected).toEqual([]);
+		},
+	);
 });
 
 describe('storage errors never carry the signed request', () => {
@@ -424,6 +577,31 @@ describe('the rules as pure functions', () => {
 		if (typeof settings === 'string') throw new Error(settings);
 		expect(bucketUrl(settings)).toBe(address);
 		expect(new URL(objectUrl(settings, 'a b.png')).href).toBe(`${address}/a%20b.png`);
+	});
+
+	test.each([
+		[
+			'https://s3.eu-west-1.amazonaws.com',
+			false,
+			'https://s3.eu-west-1.amazonaws.com/listing.photos.eu',
+		],
+		[
+			'https://s3.eu-west-1.amazonaws.com',
+			true,
+			'https://s3.eu-west-1.amazonaws.com/listing.photos.eu',
+		],
+		[
+			'https://minio.example.com:9000/s3',
+			false,
+			'https://minio.example.com:9000/s3/listing.photos.eu',
+		],
+		['http://localhost:9000', false, 'http://localhost:9000/listing.photos.eu'],
+	])('a dotted bucket at %s, Force Path Style %s: %s', (endpoint, forcePathStyle, address) => {
+		const settings = storageSettings(
+			remoteCredentials(endpoint, { forcePathStyle, bucket: 'listing.photos.eu' }),
+		);
+		if (typeof settings === 'string') throw new Error(settings);
+		expect(bucketUrl(settings)).toBe(address);
 	});
 
 	test.each([

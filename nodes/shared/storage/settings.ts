@@ -20,7 +20,10 @@ export interface StorageSettings extends SigningKeys {
 	bucket: string;
 	/** Force Path Style as set. */
 	forcePathStyle: boolean;
-	/** How the bucket is addressed: Force Path Style, or an endpoint at an IP address or `localhost`. */
+	/**
+	 * How the bucket is addressed: Force Path Style, an endpoint at an IP address or `localhost`,
+	 * or a bucket name with a dot over https.
+	 */
 	pathStyle: boolean;
 }
 
@@ -37,6 +40,15 @@ const REGION = /^[A-Za-z0-9_-]{1,64}$/;
  */
 function pathStyleOnly(endpoint: URL): boolean {
 	return isIpAddress(endpoint.hostname) || endpoint.hostname.replace(/\.$/, '') === 'localhost';
+}
+
+/**
+ * `listing.photos.eu.s3.eu-west-1.amazonaws.com` is covered by no certificate: a wildcard
+ * (`*.s3.eu-west-1.amazonaws.com`) stands for one label only. AWS's SDKs address such a bucket
+ * path style over https, and so does the node; plain http has no certificate to match.
+ */
+function dottedOverHttps(endpoint: URL, bucket: string): boolean {
+	return endpoint.protocol === 'https:' && bucket.includes('.');
 }
 
 /**
@@ -64,9 +76,11 @@ export function storageSettings(
 	}
 	endpoint.pathname = endpoint.pathname.replace(/\/+$/, '');
 	const forcePathStyle = credentials.forcePathStyle === true;
-	const pathStyle = forcePathStyle || pathStyleOnly(endpoint);
+	// Upper case and underscores stay refused for a dotted name sent path style by itself: S3
+	// refuses them, and only a store the user has set up for path style takes them.
+	const relaxedNames = forcePathStyle || pathStyleOnly(endpoint);
 	const bucket = text(credentials.bucket);
-	const bucketProblem = bucketNameProblem(bucket, pathStyle);
+	const bucketProblem = bucketNameProblem(bucket, relaxedNames);
 	if (bucketProblem) {
 		return `Bucket is not a valid bucket name: ${bucketProblem}. ${fix}`;
 	}
@@ -87,7 +101,7 @@ export function storageSettings(
 		secretAccessKey,
 		region,
 		forcePathStyle,
-		pathStyle,
+		pathStyle: relaxedNames || dottedOverHttps(endpoint, bucket),
 	};
 }
 

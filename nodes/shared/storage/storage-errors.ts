@@ -164,16 +164,18 @@ export function storageAnswerError(
 }
 
 /**
- * A 2xx answer to a PUT without an `ETag`: S3 sends one with every stored object, so something
- * else answered, such as a captive portal, a proxy's sign-in page or a web console.
+ * A 2xx answer to a PUT that S3 would not send (`how`: without an ETag, with a weak one, with an
+ * HTML page): something else answered, such as a captive portal, a proxy's sign-in page or a web
+ * console.
  */
 export function notS3Error(
 	ctx: IExecuteSingleFunctions,
 	settings: StorageSettings,
 	status: number,
+	how: string,
 ): IdealHouseApiError {
 	return storageError(ctx, settings, 'upload', status, undefined, {
-		what: `it answered, but not as S3 does (HTTP ${status} without an ETag): a proxy or a login page?`,
+		what: `it answered, but not as S3 does (HTTP ${status} ${how}): a proxy or a login page?`,
 		todo: `Check that Endpoint ${FIX} is the storage's S3 API address (not its web console), and that no proxy, captive portal or sign-in page stands between this n8n instance and the storage.`,
 	});
 }

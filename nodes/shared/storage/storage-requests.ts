@@ -78,12 +78,33 @@ function failed(response: IN8nHttpFullResponse): boolean {
 	return response.statusCode < 200 || response.statusCode >= 300;
 }
 
-/** S3 answers every stored object with its ETag; a 2xx without one came from something else. */
-function etagOf(response: IN8nHttpFullResponse): string | undefined {
-	const etag = Object.entries(response.headers ?? {}).find(
-		([name]) => name.toLowerCase() === 'etag',
+function header(response: IN8nHttpFullResponse, name: string): string | undefined {
+	const value = Object.entries(response.headers ?? {}).find(
+		([given]) => given.toLowerCase() === name,
 	)?.[1];
-	return typeof etag === 'string' && etag.trim() !== '' ? etag : undefined;
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The start of a web page: what a sign-in page or a web console sends, never S3. */
+const HTML_BODY = /<!doctype\s+html|<html[\s>]/i;
+const HTML_TYPE = /^(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
+
+/**
+ * Why a 2xx answer to a PUT is not S3's, or undefined when it is. S3, MinIO, R2 and the stores
+ * that copy them send a strong, quoted ETag and no body; a weak ETag (`W/"…"`) or an HTML page
+ * comes from a web server, a proxy or a sign-in page, which stored nothing S3 could serve.
+ */
+function notStoredAsS3(response: IN8nHttpFullResponse): string | undefined {
+	const etag = header(response, 'etag');
+	if (etag === undefined) return 'without an ETag';
+	if (/^W\//i.test(etag)) return 'with a weak ETag';
+	if (!/^"[^"]*"$/.test(etag)) return 'with an unquoted ETag';
+	const type = header(response, 'content-type');
+	const body = bodyText(response.body).slice(0, 4096);
+	if ((type !== undefined && HTML_TYPE.test(type)) || HTML_BODY.test(body)) {
+		return 'with an HTML page';
+	}
+	return undefined;
 }
 
 /** A file as n8n's binary helpers stream it, typed without importing `stream` (not allowed in nodes). */
@@ -99,8 +120,8 @@ export interface ObjectBody {
 
 /**
  * PUT of one object, its body's SHA-256 signed so that the storage refuses a body that changed on
- * the way. Repeated on a network error or a 5xx; anything else fails at once, a 2xx without an
- * ETag too (not S3's answer, so the object may not be stored).
+ * the way. Repeated on a network error or a 5xx; anything else fails at once, a 2xx that S3
+ * would not send too (without a strong ETag, or with an HTML page: the object may not be stored).
  */
 export async function putObject(
 	ctx: IExecuteSingleFunctions,
@@ -133,7 +154,8 @@ export async function putObject(
 				stop,
 			);
 			if (!failed(response)) {
-				if (etagOf(response) === undefined) throw notS3Error(ctx, settings, response.statusCode);
+				const notS3 = notStoredAsS3(response);
+				if (notS3 !== undefined) throw notS3Error(ctx, settings, response.statusCode, notS3);
 				return;
 			}
 			const answer = readS3Answer(response.statusCode, bodyText(response.body), response.headers);
