@@ -156,6 +156,53 @@ describe('a Retry-After holds the whole account', () => {
 	);
 });
 
+describe('Max Requests per Second is a ceiling at every rate', () => {
+	test.each([
+		[0.1, 'without Retry-After', undefined],
+		[0.1, 'with Retry-After: 1', '1'],
+		[0.3, 'without Retry-After', undefined],
+		[0.3, 'with Retry-After: 1', '1'],
+	])(
+		'at %s a second, the first create refused %s: no two requests of the account closer than 1 / ceiling',
+		async (ceiling, _case, retryAfter) => {
+			const arrivals: number[] = [];
+			api()
+				.post(PE.create)
+				.times(5)
+				.reply(() => {
+					arrivals.push(time.now);
+					if (arrivals.length === 1) {
+						const headers = retryAfter === undefined ? undefined : { 'Retry-After': retryAfter };
+						return [429, envelope('null', 1003, 'too many requests'), headers];
+					}
+					return [200, created(String(arrivals.length))];
+				});
+
+			const { items: emitted, error } = await time.run(
+				runNode({ node: 'photoEnhancer', parameters: enhanceAt(ceiling), items: items(4) }),
+			);
+
+			expect(error).toBeUndefined();
+			expect(emitted.map((item) => item.json.id).sort()).toEqual(['2', '3', '4', '5']);
+			// The refused create went again; no two requests closer than one slot of the ceiling.
+			expect(arrivals).toHaveLength(5);
+			expect(arrivals[0]).toBe(T0);
+			const spacing = 1000 / ceiling;
+			const gaps = arrivals.slice(1).map((at, k) => at - arrivals[k]);
+			expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacing);
+			// Nor slower than the ceiling after the pause asked for: the four slots, each rounded up to
+			// a whole millisecond.
+			const pauseMs = 1000 * Number(retryAfter ?? 0);
+			expect(arrivals[4] - T0).toBeLessThanOrEqual(pauseMs + 4 * Math.ceil(spacing));
+			// The log never names a rate above the ceiling.
+			expect(rateLines().length).toBeGreaterThan(0);
+			for (const line of rateLines()) {
+				expect(line).toContain(`now sends at most ${ceiling} requests a second`);
+			}
+		},
+	);
+});
+
 describe("two processes on one account against the service's limit per key", () => {
 	let service: RunningService | undefined;
 	let stopWatching: (() => void) | undefined;

@@ -57,6 +57,21 @@ describe('AdaptiveRate: the curve', () => {
 		expect(slow.current).toBe(rateCurve.minRate);
 	});
 
+	test.each([0.1, 0.3])(
+		'a ceiling of %s, below the half a request a second, is the floor: never a throttle that speeds it up',
+		(ceiling) => {
+			const rate = new AdaptiveRate(ceiling);
+			expect(rate.throttled(now, throttle(T0, ceiling))).toBe(true);
+			expect(rate.current).toBe(ceiling);
+			now += 1000;
+			expect(rate.throttled(now, throttle(T0 + 1, ceiling, 1))).toBe(true);
+			expect(rate.current).toBe(ceiling);
+			now += 200_000;
+			rate.succeeded(now, now - 1, 10);
+			expect(rate.current).toBe(ceiling);
+		},
+	);
+
 	test('one fall per pace: a request sent before the fall lowers nothing more, one sent after does', () => {
 		const rate = new AdaptiveRate(50);
 		rate.throttled(now, throttle(T0, 50));
@@ -259,6 +274,11 @@ describe('paceSignalOf: what an answer says about the pace', () => {
 			{ throttled: true, retryAfterMs: 2000 },
 		],
 		['HTTP 429 without', answer(429, busy), { throttled: true, retryAfterMs: undefined }],
+		[
+			'HTTP 429 with a Retry-After that is neither seconds nor an HTTP date (the longest pause)',
+			answer(429, '', { 'retry-after': 'later, please' }),
+			{ throttled: true, retryAfterMs: 60_000 },
+		],
 		[
 			'HTTP 429 carrying a created task (the task is kept; the pace still too fast)',
 			answer(429, '{"code":0,"message":"ok","data":77}'),

@@ -433,6 +433,25 @@ describe('a rate limit too long to wait for', () => {
 			expect(clock.sleeps).toEqual([]);
 		},
 	);
+
+	test('a create told to come back at a time that is neither seconds nor a date waits the 60 s it ever waits, then goes again', async () => {
+		api()
+			.post(PE.create)
+			.reply(429, 'Too Many Requests', { 'Retry-After': 'later, please' })
+			.post(PE.create)
+			.reply(200, created('5'));
+
+		const { items, error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ waitForCompletion: false }),
+		});
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ id: '5', status: 'Unprocessed' });
+		expect(requestsTo(PE.create)).toHaveLength(2);
+		// Not the 2 s backoff: the service asked to wait, for as long as the node ever waits.
+		expect(clock.sleeps).toEqual([60_000]);
+	});
 });
 
 describe('Continue on Fail and the error output', () => {

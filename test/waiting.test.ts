@@ -163,6 +163,51 @@ describe('options are checked before the create, and no option floods the servic
 	});
 });
 
+describe('a status check told to wait is held no longer than a create would be', () => {
+	const inADay = () => new Date(Date.now() + 86_400_000).toUTCString();
+
+	test.each([
+		['1e9 s', () => '1e9', 600],
+		['120 s, with a Timeout of 90 s', () => '120', 90],
+		['an HTTP date a day ahead', inADay, 600],
+		['neither seconds nor an HTTP date', () => 'later, please', 600],
+	])(
+		'Retry-After: %s: the finished task is noticed 60 s after the throttle, not at the Timeout',
+		async (_case, retryAfter, timeout) => {
+			const checks: number[] = [];
+			api()
+				.post(PE.create)
+				.reply(200, created('4'))
+				.get(PE.result)
+				.query({ taskId: '4' })
+				.reply(() => {
+					checks.push(clock.now);
+					return [429, 'Too Many Requests', { 'Retry-After': retryAfter() }];
+				})
+				.get(PE.result)
+				.query({ taskId: '4' })
+				.reply(() => {
+					checks.push(clock.now);
+					return [200, taskResponse('4')];
+				});
+			const createdAt = clock.now;
+
+			const { items, error } = await runNode({
+				node: 'photoEnhancer',
+				parameters: enhance({ options: { timeout } }),
+			});
+
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ id: '4', status: 'Success' });
+			// The first check on the Poll Interval; the next one the cap (60 s) after its throttle.
+			expect(checks.map((at) => at - createdAt)).toEqual([4000, 64_000]);
+			expect(requestsTo(PE.result)).toHaveLength(2);
+			// The account's pause ended with it: the same cap.
+			expect(logLines).toContainEqual(expect.stringContaining('nothing is sent for 60 s'));
+		},
+	);
+});
+
 describe('a status the node does not know', () => {
 	test.each(['Canceled', 'success'])(
 		'an unknown status (%s) ends the wait after a short grace',

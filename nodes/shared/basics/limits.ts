@@ -15,7 +15,11 @@ export const limits = {
 	downloadMaxBytes: 100 * 1024 * 1024,
 	/** Redirects a result download may follow, each checked like the first address. */
 	downloadMaxRedirects: 5,
-	/** A create's Retry-After longer than this fails the item as rate-limited instead of waiting. */
+	/**
+	 * A create's Retry-After longer than this fails the item as rate-limited instead of waiting; a
+	 * status check waits this long at most, and the account is held no longer. A Retry-After the
+	 * node cannot read counts as this.
+	 */
 	createRetryAfterMaxMs: 60_000,
 	/** Status checks in a row with a status the spec does not list before the item fails. */
 	unknownStatusGrace: 3,

@@ -204,7 +204,10 @@ export async function waitForTask(
 			if (!fault) throw failure;
 			faults++;
 			const backoff = backoffMs(interval, faults, MAX_BACKOFF_MS);
-			faultWait = Math.max(backoff, fault.retryAfterMs ?? 0);
+			// A Retry-After holds a check no longer than it would a create, nor than the account (the
+			// same cap): the task is paid for and may be done by then. A longer one counts as the cap.
+			const retryAfter = Math.min(fault.retryAfterMs ?? 0, limits.createRetryAfterMaxMs);
+			faultWait = Math.max(backoff, retryAfter);
 		}
 	}
 }

@@ -51,7 +51,10 @@ export const rateCurve = {
 	 * plateau, t seconds into the climb: +1 % at 24 s, +10 % at 48 s, twice the plateau at 102 s.
 	 */
 	probeDoublingS: 100,
-	/** Never slower: one request every two seconds still finds out when the limit lifts. */
+	/**
+	 * Never slower: one request every two seconds still finds out when the limit lifts. A lower
+	 * Max Requests per Second is the floor instead: the option is a ceiling (a plan's quota).
+	 */
 	minRate: 0.5,
 };
 
@@ -114,7 +117,8 @@ export class AdaptiveRate {
 	 */
 	throttled(now: number, throttle: Throttle): boolean {
 		if (this.fellAt !== undefined && throttle.sentAt <= this.fellAt) return false;
-		const { fall, plateau, minRate } = rateCurve;
+		const { fall, plateau } = rateCurve;
+		const minRate = this.floor;
 		const before = Math.max(minRate, Math.min(this.rate, throttle.sending));
 		this.rate = Math.max(minRate, before * fall);
 		this.plateau = Math.max(this.rate, before * plateau);
@@ -142,10 +146,15 @@ export class AdaptiveRate {
 		if (this.fellAt === undefined || sentAt <= this.fellAt || this.rate >= this.ceiling) {
 			return false;
 		}
-		const next = Math.min(this.ceiling, this.curve(now), Math.max(2 * sending, rateCurve.minRate));
+		const next = Math.min(this.ceiling, this.curve(now), Math.max(2 * sending, this.floor));
 		if (next <= this.rate) return false;
 		this.rate = next;
 		return true;
+	}
+
+	/** The slowest the rate falls to: never above the ceiling, or a throttle would speed it up. */
+	private get floor(): number {
+		return Math.min(rateCurve.minRate, this.ceiling);
 	}
 
 	/** The rate the curve allows at `now`. */

@@ -14,6 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
+import { limits } from '../basics/limits';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import {
 	apiCodeError,
@@ -66,6 +67,7 @@ export function bodyText(body: unknown): string {
 	return JSON.stringify(body);
 }
 
+/** A Retry-After in milliseconds, from seconds or an HTTP date; undefined without a readable one. */
 export function retryAfterMs(headers: IDataObject | undefined): number | undefined {
 	const value = headers?.['retry-after'];
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
@@ -73,6 +75,18 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
 	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
 	const date = Date.parse(String(value));
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * The service's Retry-After on a refused request. One that names no time the node can read
+ * (neither seconds nor an HTTP date) still asks to wait: it counts as the longest wait the node
+ * honours, for the account's pause and the request's own rule alike.
+ */
+function serviceRetryAfterMs(headers: IDataObject | undefined): number | undefined {
+	const ms = retryAfterMs(headers);
+	return ms === undefined && headers?.['retry-after'] !== undefined
+		? limits.createRetryAfterMaxMs
+		: ms;
 }
 
 function tryParseJson(text: string): unknown {
@@ -150,7 +164,7 @@ export function readEnvelope(
 			? {
 					reason: `HTTP ${status}`,
 					notProcessed: status === 429,
-					retryAfterMs: retryAfterMs(response.headers),
+					retryAfterMs: serviceRetryAfterMs(response.headers),
 				}
 			: undefined;
 
@@ -181,7 +195,11 @@ export function readEnvelope(
 		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
 		const internalError: TransientFault | undefined =
 			envelope.code === 1003 && status < 400
-				? { reason: 'code 1003', notProcessed: true, retryAfterMs: retryAfterMs(response.headers) }
+				? {
+						reason: 'code 1003',
+						notProcessed: true,
+						retryAfterMs: serviceRetryAfterMs(response.headers),
+					}
 				: undefined;
 		throw apiCodeError(
 			node,
@@ -329,7 +347,7 @@ async function sendWithKey(
  * says nothing about it.
  */
 export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
-	const retryAfter = retryAfterMs(response.headers);
+	const retryAfter = serviceRetryAfterMs(response.headers);
 	const busy = retryAfter !== undefined && envelopeCode(response) === 1003;
 	if (response.statusCode === 429 || busy) return { throttled: true, retryAfterMs: retryAfter };
 	return response.statusCode < 500 ? { throttled: false } : undefined;
