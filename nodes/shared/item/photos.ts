@@ -91,6 +91,11 @@ export class PhotoFiles {
 		return new PhotoFiles(store, uploads, expiresAt, item.keepUploads);
 	}
 
+	/** The checked files, for a body check that compares an image with them (a mask). */
+	get files(): PhotoFile[] {
+		return this.uploads.map(({ file }) => file);
+	}
+
 	/** PUTs every file, one at a time; on any failure, what was uploaded is deleted. */
 	async upload(ctx: IExecuteSingleFunctions): Promise<void> {
 		const stop = executionStopSignal(ctx);
