@@ -10,8 +10,16 @@ import { runNode, type NodeName } from '../dev/harness/engine';
 import { noisyPng } from '../service/png.ts';
 import { OR, PE, api, created, recorded, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
-import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
-import { remove } from './helpers/params';
+import {
+	jpegImage,
+	pngChunk,
+	pngClaiming,
+	pngImage,
+	pngOfChunks,
+	webpImage,
+	type WebpKind,
+} from './helpers/images';
+import { ROOM_PHOTO, remove } from './helpers/params';
 import type { TestStorage } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 
@@ -354,5 +362,137 @@ describe('a mask is checked as a photo is', () => {
 		expect(body.maskBase64).toBe(photoMask.toString('base64'));
 		expect(files.reads.wholeLoads).toBe(0);
 		expect(files.reads.streamedBytes).toBe(2 * photoMask.length);
+	});
+});
+
+describe('images that must match are compared before anything leaves n8n', () => {
+	const photo = jpegImage(640, 480);
+
+	/** Single Furniture on one item whose photo is its file `photo`, with this mask. */
+	async function removeWithMask(mask: Record<string, unknown>, files: Record<string, Buffer>) {
+		return await runNode({
+			node: 'objectRemover',
+			parameters: { ...fromFile('objectRemover'), emptyType: 'single_furniture', ...mask },
+			items: [fileItem(files)],
+			storageCredentials: storage.credentials,
+			onError: 'continueRegularOutput',
+		});
+	}
+
+	test('a mask file of another size than the photo file: an item error naming both sizes, nothing uploaded or sent', async () => {
+		const { items } = await removeWithMask(
+			{ maskSource: 'binary', maskBinaryProperty: 'mask' },
+			{ photo, mask: pngImage(320, 240) },
+		);
+
+		expect(items[0].json.error).toBe(
+			'Mask Binary Property "mask" is 320 × 240 px, but the photo (Image Binary Property "photo") is 640 × 480 px [item 0]',
+		);
+		expectNothingSent();
+	});
+
+	test('a base64 mask of another size than the photo file: the same, nothing uploaded or sent', async () => {
+		const { items } = await removeWithMask(
+			{ maskSource: 'base64', maskBase64: pngImage(640, 481).toString('base64') },
+			{ photo },
+		);
+
+		expect(items[0].json.error).toBe(
+			'Mask (Base64) is 640 × 481 px, but the photo (Image Binary Property "photo") is 640 × 480 px [item 0]',
+		);
+		expectNothingSent();
+	});
+
+	test.each([
+		['a file', () => ({ maskSource: 'binary', maskBinaryProperty: 'mask' }), true],
+		[
+			'base64',
+			(mask: Buffer) => ({ maskSource: 'base64', maskBase64: mask.toString('base64') }),
+			false,
+		],
+	])(
+		'a mask of the photo file’s size, as %s, is sent with the uploaded photo',
+		async (_name, source, asFile) => {
+			answerTasks('objectRemover', 1);
+			const mask = pngImage(640, 480);
+
+			const { items } = await removeWithMask(source(mask), asFile ? { photo, mask } : { photo });
+
+			expect(items[0].json.status).toBe('Success');
+			expect(puts().map((put) => put.bytes)).toEqual([photo.length]);
+			expect(creates()[0].body).toMatchObject({ maskBase64: mask.toString('base64') });
+		},
+	);
+
+	test('with the photo at a URL, the mask is not compared (the photo is not downloaded): the service judges it', async () => {
+		answerTasks('objectRemover', 1);
+		const mask = pngImage(320, 240);
+
+		const { items } = await runNode({
+			node: 'objectRemover',
+			parameters: remove({
+				emptyType: 'single_furniture',
+				maskSource: 'binary',
+				maskBinaryProperty: 'mask',
+			}),
+			items: [fileItem({ mask })],
+		});
+
+		expect(items[0].json.status).toBe('Success');
+		expect(creates()[0].body).toEqual({
+			imageUrl: ROOM_PHOTO,
+			emptyType: 'single_furniture',
+			maskBase64: mask.toString('base64'),
+		});
+	});
+
+	test('HDR brackets of different sizes: an item error naming each property’s size, nothing uploaded or sent', async () => {
+		const { items } = await run(
+			'photoEnhancer',
+			[
+				fileItem({
+					under: jpegImage(640, 480),
+					normal: pngImage(640, 480),
+					over: webpImage('lossless', 600, 480),
+				}),
+			],
+			'under,normal,over',
+		);
+
+		expect(items[0].json.error).toBe(
+			'Image Binary Property names photos of different sizes: "under" 640 × 480 px, "normal" 640 × 480 px, "over" 600 × 480 px [item 0]',
+		);
+		expectNothingSent();
+	});
+
+	test('a photo whose header gives more pixels than its bytes hold is not a whole image: nothing sent', async () => {
+		const forged = pngClaiming(100_000, 100_000);
+
+		const { error } = await runNode({
+			node: 'objectRemover',
+			parameters: fromFile('objectRemover'),
+			items: [fileItem({ photo: forged })],
+			storageCredentials: storage.credentials,
+		});
+
+		expect(error?.message).toBe(
+			'Image Binary Property "photo" is not a whole PNG: its header gives 100000 × 100000 px, more than its 66 bytes can hold [item 0]',
+		);
+		expect(error?.description).toMatch(/^Its header gives a picture that its bytes do not hold/);
+		expectNothingSent();
+	});
+
+	test('a mask with no image data is not a whole image: nothing sent', async () => {
+		const hollow = pngOfChunks(640, 480, [pngChunk('IEND')]);
+
+		const { items } = await removeWithMask(
+			{ maskSource: 'base64', maskBase64: hollow.toString('base64') },
+			{ photo },
+		);
+
+		expect(items[0].json.error).toBe(
+			'Mask (Base64) is not a whole PNG: it holds no image data (IDAT) before IEND [item 0]',
+		);
+		expectNothingSent();
 	});
 });

@@ -7,7 +7,20 @@ import {
 	readImageHeader,
 	type ImageVerdict,
 } from '../nodes/shared/results/image-header';
-import { jpegImage, pngImage, webpImage, type WebpKind } from './helpers/images';
+import {
+	extendedWebp,
+	idatChunk,
+	jpegImage,
+	pngChunk,
+	pngClaiming,
+	pngImage,
+	pngOfChunks,
+	riffChunk,
+	tightestPng,
+	vp8lChunk,
+	webpImage,
+	type WebpKind,
+} from './helpers/images';
 
 /** Made by libjpeg-turbo's cjpeg (progressive, quality 60) from 24 × 18 px of noise. */
 const CJPEG_PROGRESSIVE = Buffer.from(
@@ -247,5 +260,101 @@ describe('the fixtures of the other tests are what they say', () => {
 			width,
 			height,
 		});
+	});
+});
+
+/** A baseline JPEG whose frame header is rewritten to give this size, its scan left as it was. */
+function jpegClaiming(bytes: Buffer, width: number, height: number): Buffer {
+	const forged = Buffer.from(bytes);
+	// FF C0, the segment's length, the precision, then the height and the width.
+	const frame = forged.indexOf(Buffer.from([0xff, 0xc0]));
+	forged.writeUInt16BE(height, frame + 5);
+	forged.writeUInt16BE(width, frame + 7);
+	return forged;
+}
+
+describe('a whole image holds image data, of a size its bytes can hold', () => {
+	const IDAT = idatChunk(Buffer.alloc(2));
+	const IEND = pngChunk('IEND');
+
+	test.each<[string, Buffer, string]>([
+		['a PNG with no IDAT', pngOfChunks(8, 1, [IEND]), 'it holds no image data (IDAT) before IEND'],
+		[
+			'a PNG whose IDAT comes after its IEND',
+			pngOfChunks(8, 1, [IEND, IDAT]),
+			'it holds no image data (IDAT) before IEND',
+		],
+		[
+			'a JPEG with a frame header and no scan (SOS)',
+			Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0, 11, 8, 0, 8, 0, 8, 1, 1, 0x11, 0, 0xff, 0xd9]),
+			'it ends (EOI) before any image data',
+		],
+		[
+			'an extended WebP with no image chunk after its VP8X header',
+			extendedWebp({ width: 64, height: 64 }, [riffChunk('EXIF', Buffer.from('II*\0'))]),
+			'it holds no image data after its VP8X header',
+		],
+		[
+			'a PNG of 0 × 5 px',
+			pngOfChunks(0, 5, [IDAT, IEND]),
+			'its IHDR header gives a size of 0 × 5 px',
+		],
+		['a JPEG of 320 × 0 px', jpegImage(320, 0), 'its frame header gives a size of 320 × 0 px'],
+		[
+			'a lossy WebP of 0 × 240 px',
+			webpImage('lossy', 0, 240),
+			'its header gives a size of 0 × 240 px',
+		],
+		[
+			'a 66-byte PNG whose header gives 100,000 × 100,000 px',
+			pngClaiming(100_000, 100_000),
+			'its header gives 100000 × 100000 px, more than its 66 bytes can hold',
+		],
+		[
+			'a PNG deflated as tightly as it can be, its header then giving 4 times its height',
+			pngOfChunks(4000, 16_000, [tightestPng(4000, 4000).subarray(33)]),
+			`its header gives 4000 × 16000 px, more than its ${tightestPng(4000, 4000).length} bytes can hold`,
+		],
+		[
+			'a baseline JPEG whose frame header gives 65,535 × 65,535 px',
+			jpegClaiming(jpegImage(16, 16), 65_535, 65_535),
+			`its header gives 65535 × 65535 px, more than its ${jpegImage(16, 16).length} bytes can hold`,
+		],
+		[
+			'an extended WebP whose VP8X canvas is 50,000 × 50,000 px and its image 1 × 1 px',
+			extendedWebp({ width: 50_000, height: 50_000 }, [vp8lChunk(1, 1)]),
+			'its VP8X canvas is 50000 × 50000 px, but its image 1 × 1 px',
+		],
+		[
+			'an animated WebP whose canvas is 100,000 × 100,000 px',
+			extendedWebp({ width: 100_000, height: 100_000, flags: 0x02 }, [
+				riffChunk('ANIM', Buffer.alloc(6)),
+				riffChunk('ANMF', Buffer.concat([Buffer.alloc(16), vp8lChunk(1, 1)])),
+			]),
+			'its VP8X canvas of 100000 × 100000 px is larger than a WebP can be',
+		],
+	])('%s is not whole', (_name, bytes, reason) => {
+		const verdict = readImageHeader(bytes);
+		expect(verdict).toMatchObject({ ok: false, cut: false, hollow: true, reason });
+		for (const chunk of [1, 5, 4096]) expect(inChunks(bytes, chunk)).toEqual(verdict);
+	});
+
+	test.each<[string, Buffer, number, number]>([
+		// 64 million pixels in 7,852 bytes: 8,151 a byte, where deflate's best (1032:1) gives 8,256.
+		['a 1-bit PNG deflated as tightly as zlib can', tightestPng(8000, 8000), 8000, 8000],
+		['a flat baseline JPEG of 2 bits per block', jpegImage(6000, 4000), 6000, 4000],
+		[
+			'an animated WebP whose frame is smaller than its canvas',
+			extendedWebp({ width: 640, height: 480, flags: 0x02 }, [
+				riffChunk('ANIM', Buffer.alloc(6)),
+				riffChunk('ANMF', Buffer.concat([Buffer.alloc(16), vp8lChunk(1, 1)])),
+			]),
+			640,
+			480,
+		],
+	])('%s is whole', (_name, bytes, width, height) => {
+		expect(size(readImageHeader(bytes))).toMatchObject({ width, height });
+		for (const chunk of [1, 7, 4096])
+			expect(size(inChunks(bytes, chunk))).toMatchObject({ width, height });
 	});
 });

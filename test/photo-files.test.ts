@@ -161,7 +161,9 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 
 	test('Photo Enhancer: several property names are uploaded and sent as one list, in order (HDR brackets)', async () => {
 		answerTask(PE.create, PE.result, '43');
-		const brackets = { dark: PNG, mid: JPEG, bright: PNG };
+		// Exposures of one shot: one size, whatever their formats.
+		const png = pngImage(640, 480);
+		const brackets = { dark: png, mid: JPEG, bright: png };
 
 		const { items, error } = await runNode({
 			node: 'photoEnhancer',
@@ -178,7 +180,7 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');
-		expect(puts().map((put) => put.bytes)).toEqual([PNG.length, JPEG.length, PNG.length]);
+		expect(puts().map((put) => put.bytes)).toEqual([png.length, JPEG.length, png.length]);
 		expect(puts().map((put) => put.headers['content-type'])).toEqual([
 			'image/png',
 			'image/jpeg',

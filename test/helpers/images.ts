@@ -1,13 +1,58 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * Whole image files of any size, built in a few bytes: photos and masks for the tests. The JPEG
  * and the lossless WebP are real pictures (one flat colour) that decoders read; the lossy WebP has
- * a real frame header before filler bytes. PNGs come from the local service's encoder.
+ * a real frame header before filler bytes. PNGs come from the local service's encoder, or for
+ * the tightest and the broken ones, from their chunks.
  */
-import { gradientPng } from '../../service/png.ts';
+import { deflateSync } from 'node:zlib';
+
+import { crc32, gradientPng } from '../../service/png.ts';
 
 /** A grey-to-blue PNG of this size. */
 export function pngImage(width: number, height: number): Buffer {
 	return gradientPng(width, height, [200, 200, 200], [40, 60, 160]);
+}
+
+/** A PNG chunk: its length, its name, its data and the CRC of name and data. */
+export function pngChunk(name: string, data: Buffer = Buffer.alloc(0)): Buffer {
+	const head = Buffer.alloc(8);
+	head.writeUInt32BE(data.length, 0);
+	head.write(name, 4, 'latin1');
+	const crc = Buffer.alloc(4);
+	crc.writeUInt32BE(crc32(data, crc32(head.subarray(4, 8))), 0);
+	return Buffer.concat([head, data, crc]);
+}
+
+/** The signature and an IHDR of this size (1-bit greyscale), then `chunks` as they are given. */
+export function pngOfChunks(width: number, height: number, chunks: Buffer[]): Buffer {
+	const header = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0]);
+	header.writeUInt32BE(width, 0);
+	header.writeUInt32BE(height, 4);
+	const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+	return Buffer.concat([signature, pngChunk('IHDR', header), ...chunks]);
+}
+
+/** An IDAT chunk of these rows (each a filter byte, then the pixels), deflated. */
+export function idatChunk(rows: Buffer): Buffer {
+	return pngChunk('IDAT', deflateSync(rows));
+}
+
+/** 66 bytes: a PNG whose header gives this size, and whose image data is one deflated byte. */
+export function pngClaiming(width: number, height: number): Buffer {
+	return pngOfChunks(width, height, [idatChunk(Buffer.alloc(1)), pngChunk('IEND')]);
+}
+
+/**
+ * An all-black 1-bit PNG, deflated as tightly as zlib can: as many pixels per byte as a real PNG
+ * ever holds.
+ */
+export function tightestPng(width: number, height: number): Buffer {
+	const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8)));
+	return pngOfChunks(width, height, [
+		pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+		pngChunk('IEND'),
+	]);
 }
 
 function segment(marker: number, data: Buffer): Buffer {
@@ -84,7 +129,7 @@ class BitWriter {
 	}
 }
 
-function riffChunk(fourcc: string, data: Buffer): Buffer {
+export function riffChunk(fourcc: string, data: Buffer): Buffer {
 	const head = Buffer.alloc(8);
 	head.write(fourcc, 'latin1');
 	head.writeUInt32LE(data.length, 4);
@@ -102,7 +147,7 @@ function riff(chunks: Buffer[]): Buffer {
  * A lossless picture of one colour (opaque black): no transform, no colour cache, and five
  * prefix codes of one symbol each, so that every pixel takes no bits at all.
  */
-function vp8lChunk(width: number, height: number): Buffer {
+export function vp8lChunk(width: number, height: number): Buffer {
 	const bits = new BitWriter()
 		.write(0x2f, 8)
 		.write(width - 1, 14)
@@ -134,12 +179,21 @@ function vp8Chunk(width: number, height: number): Buffer {
 
 export type WebpKind = 'lossy' | 'lossless' | 'extended';
 
+/** An extended WebP: a VP8X header of this canvas and flags (0x02: an animation), then `chunks`. */
+export function extendedWebp(
+	canvas: { width: number; height: number; flags?: number },
+	chunks: Buffer[],
+): Buffer {
+	const header = Buffer.alloc(10);
+	header[0] = canvas.flags ?? 0;
+	header.writeUIntLE(canvas.width - 1, 4, 3);
+	header.writeUIntLE(canvas.height - 1, 7, 3);
+	return riff([riffChunk('VP8X', header), ...chunks]);
+}
+
 /** A WebP: simple lossy (VP8), simple lossless (VP8L), or extended (VP8X, then a lossless image). */
 export function webpImage(kind: WebpKind, width: number, height: number): Buffer {
 	if (kind === 'lossy') return riff([vp8Chunk(width, height)]);
 	if (kind === 'lossless') return riff([vp8lChunk(width, height)]);
-	const canvas = Buffer.alloc(10);
-	canvas.writeUIntLE(width - 1, 4, 3);
-	canvas.writeUIntLE(height - 1, 7, 3);
-	return riff([riffChunk('VP8X', canvas), vp8lChunk(width, height)]);
+	return extendedWebp({ width, height }, [vp8lChunk(width, height)]);
 }

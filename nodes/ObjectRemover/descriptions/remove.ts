@@ -14,6 +14,7 @@ import {
 	readImageFile,
 	type ImageField,
 } from '../../shared/storage/image-files';
+import { requireMaskOfPhotoSize, type SizedImage } from '../../shared/storage/image-sizes';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Remove operation's value, which saved workflows hold. */
@@ -120,8 +121,15 @@ const maskImage = (field: string): ImageField => ({
 	rules: MASK_RULES,
 });
 
-/** Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped. */
-function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
+/**
+ * Plain base64 of the mask: a pasted `data:image/png;base64,` prefix and line breaks are dropped.
+ * Checked, and of the photo file's size when the photo is one.
+ */
+function maskFromBase64(
+	ctx: IExecuteSingleFunctions,
+	value: unknown,
+	photo: SizedImage | undefined,
+): string {
 	const text =
 		typeof value === 'string'
 			? value
@@ -133,21 +141,26 @@ function maskFromBase64(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
 		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
 	}
-	checkImageBytes(ctx, Buffer.from(text, 'base64'), maskImage('Mask (Base64)'));
+	const mask = checkImageBytes(ctx, Buffer.from(text, 'base64'), maskImage('Mask (Base64)'));
+	requireMaskOfPhotoSize(ctx, mask, photo, MASK_RULES);
 	return text;
 }
 
 /**
  * The item's own file, read through n8n's binary helpers (inline, filesystem or S3 storage):
- * checked as it streams, then read once more as the base64 the API takes.
+ * checked as it streams, compared with the photo file's size when the photo is one, then read
+ * once more as the base64 the API takes.
  */
 async function maskFromBinary(
 	ctx: IExecuteSingleFunctions,
 	parameters: ItemParameters,
+	photo: SizedImage | undefined,
 ): Promise<string> {
 	const property = parameters.text('maskBinaryProperty', 'data');
 	const image = maskImage('Mask Binary Property');
-	return await imageBase64(ctx, await readImageFile(ctx, property, image), image);
+	const mask = await readImageFile(ctx, property, image);
+	requireMaskOfPhotoSize(ctx, mask, photo, MASK_RULES);
+	return await imageBase64(ctx, mask, image);
 }
 
 /**
@@ -157,7 +170,7 @@ async function maskFromBinary(
 export async function checkRemoveBody(
 	this: IExecuteSingleFunctions,
 	source: IDataObject,
-	{ parameters }: ItemOfCheck,
+	{ parameters, photos }: ItemOfCheck,
 ): Promise<IDataObject> {
 	const emptyType = parameters.choice(
 		'emptyType',
@@ -177,9 +190,9 @@ export async function checkRemoveBody(
 		MASK_SOURCE.url,
 	);
 	if (maskSource === MASK_SOURCE.binary) {
-		body.maskBase64 = await maskFromBinary(this, parameters);
+		body.maskBase64 = await maskFromBinary(this, parameters, photos?.[0]);
 	} else if (maskSource === MASK_SOURCE.base64) {
-		body.maskBase64 = maskFromBase64(this, source.maskBase64);
+		body.maskBase64 = maskFromBase64(this, source.maskBase64, photos?.[0]);
 	} else {
 		body.maskUrl = requireHttpUrl(this, 'Mask URL', source.maskUrl);
 	}

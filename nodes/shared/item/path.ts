@@ -10,6 +10,7 @@ import { TERMINAL_STATUSES } from '../catalog/api';
 import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
 import { price, priceOfStoredTask } from '../catalog/credits';
 import { emitTask } from '../results/output';
+import type { PhotoFile } from '../storage/photo-files';
 import { sendCreate, sendRead } from './create';
 import { keepingCreatedTask, keepingReadTask } from './created-task';
 import { creditCharge } from './credit-limit';
@@ -34,6 +35,8 @@ import { waitForTask } from './wait';
 export interface ItemOfCheck {
 	api: IdealHouseApi;
 	parameters: ItemParameters;
+	/** The item's photo files, checked, when its Image Source is Binary File. */
+	photos?: PhotoFile[];
 }
 
 /** Checks an item's request body before anything is sent, and returns the body to send. */
@@ -84,7 +87,7 @@ export async function createItem(
 	const several = route.photoFiles?.several ?? false;
 	if (photos) routed.imageUrl = imageUrlOf(photos.planned, several);
 	const body = route.bodyCheck
-		? await route.bodyCheck.call(ctx, { ...routed }, { api, parameters })
+		? await route.bodyCheck.call(ctx, { ...routed }, { api, parameters, photos: photos?.files })
 		: routed;
 	request.body = body;
 	const charge = creditCharge(ctx, api, body, settings);

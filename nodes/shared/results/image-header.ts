@@ -13,9 +13,12 @@ import { sniffImageType, type FileType } from './file-types';
  * - PNG: the chunks from IHDR (the size) up to IEND, with image data (IDAT) before it. Bytes after
  *   IEND are ignored, as decoders ignore them.
  * - WebP: the RIFF size fits the file and its chunks fill it; the first is VP8 (lossy), VP8L
- *   (lossless) or VP8X (extended: the canvas size, and an image chunk after it). Bytes after the
- *   RIFF are ignored, as the container's specification lets readers do.
- * The compressed pixels are not decoded: damage inside a whole structure is the service's to judge.
+ *   (lossless) or VP8X (extended: the canvas size, and an image chunk after it, of the canvas's
+ *   size unless it is an animation). Bytes after the RIFF are ignored, as the container's
+ *   specification lets readers do.
+ * And the size its header gives is one the file can hold: not 0, and not more pixels than its
+ * bytes can code (`holds`). The compressed pixels are not decoded: damage inside a whole structure
+ * is the service's to judge.
  */
 
 export type ImageFormat = 'JPEG' | 'PNG' | 'WebP';
@@ -35,6 +38,11 @@ export type ImageVerdict =
 			format?: ImageFormat;
 			/** The file ends before its structure does: cut off, rather than malformed. */
 			cut: boolean;
+			/**
+			 * Its structure is complete, but holds no image of the size its header gives (no image
+			 * data, a size of 0, more pixels than its bytes can hold): not whole either.
+			 */
+			hollow?: true;
 			/** What is wrong, as the end of a sentence: "it ends before its end-of-image marker". */
 			reason: string;
 	  };
@@ -46,7 +54,9 @@ type Want =
 	/** A JPEG scan's entropy-coded data: pass over it up to the marker that ends it. */
 	| { scanToMarker: true }
 	/** Bytes already taken, to be read again. */
-	| { unread: Buffer };
+	| { unread: Buffer }
+	/** How many bytes of the file have been read so far. */
+	| { position: true };
 /** What it gets: the bytes taken (fewer at the end of the file), the count skipped, the marker. */
 type Got = Buffer | number | undefined;
 type Parse<T> = Generator<Want, T, Got>;
@@ -58,6 +68,10 @@ function* take(count: number): Parse<Buffer> {
 /** True when all `count` bytes were there. */
 function* skip(count: number): Parse<boolean> {
 	return (yield { skip: count }) === count;
+}
+
+function* position(): Parse<number> {
+	return (yield { position: true }) as number;
 }
 
 const FORMAT_OF: Record<string, ImageFormat> = { jpg: 'JPEG', png: 'PNG', webp: 'WebP' };
@@ -78,8 +92,33 @@ function* readImage(): Parse<ImageVerdict> {
 	return yield* webp(type, head);
 }
 
-function failure(format: ImageFormat, reason: string, cut = false): ImageVerdict {
-	return { ok: false, format, cut, reason };
+type Failure = 'broken' | 'cut' | 'hollow';
+
+function failure(format: ImageFormat, reason: string, how: Failure = 'broken'): ImageVerdict {
+	const verdict: ImageVerdict = { ok: false, format, cut: how === 'cut', reason };
+	if (how === 'hollow') verdict.hollow = true;
+	return verdict;
+}
+
+const px = (width: number, height: number) => `${width} × ${height} px`;
+
+/**
+ * Whether `bytes` of a file can hold the pixels its header gives, at the most its coding can
+ * pack into a byte (`pixelsPerByte`, see each format's): a header's size that its bytes cannot
+ * hold is not the file's picture, and the service would be sent an empty or forged image.
+ */
+function* holds(
+	format: ImageFormat,
+	size: { width: number; height: number },
+	pixelsPerByte: number,
+): Parse<ImageVerdict | undefined> {
+	const bytes = yield* position();
+	if (size.width * size.height <= pixelsPerByte * bytes) return undefined;
+	return failure(
+		format,
+		`its header gives ${px(size.width, size.height)}, more than its ${bytes} bytes can hold`,
+		'hollow',
+	);
 }
 
 // SOF0–SOF15 carry the frame's size, except C4 (DHT), C8 (JPG, reserved) and CC (DAC).
@@ -90,6 +129,16 @@ const SOI = 0xd8;
 const EOI = 0xd9;
 const SOS = 0xda;
 const TEM = 0x01;
+/** Sequential frames coded with Huffman tables: baseline, extended and lossless. */
+const SEQUENTIAL_HUFFMAN = [0xc0, 0xc1, 0xc3];
+/**
+ * At most 4 × 1024 px per byte, twice that allowed. A sequential scan codes each 8 × 8 block of
+ * its component with at least 2 bits (a DC code, an end-of-block code), and a block covers at most
+ * 32 × 32 px (a component sampled 1 in 4); a lossless scan spends 1 bit or more on each sample.
+ * Progressive scans (runs of empty blocks in one code) and arithmetic coding can pack a flat
+ * picture tighter than any such bound, so they are not bounded.
+ */
+const JPEG_PIXELS_PER_BYTE = 2 * 4 * 32 * 32;
 
 /** The next marker between segments: 0xFF (fill bytes allowed), then its code; 'broken' if no 0xFF. */
 function* segmentMarker(): Parse<number | 'broken' | undefined> {
@@ -105,12 +154,13 @@ function* segmentMarker(): Parse<number | 'broken' | undefined> {
 
 function* jpeg(type: FileType): Parse<ImageVerdict> {
 	let size: { width: number; height: number } | undefined;
+	let frame = 0;
 	let scanned = false;
 	const cut = () =>
 		failure(
 			'JPEG',
 			size ? 'it ends before its end-of-image marker' : 'it ends before its frame header',
-			true,
+			'cut',
 		);
 	let marker = yield* segmentMarker();
 	for (;;) {
@@ -119,7 +169,13 @@ function* jpeg(type: FileType): Parse<ImageVerdict> {
 			return failure('JPEG', 'its marker segments are broken');
 		}
 		if (marker === EOI) {
-			if (!size || !scanned) return failure('JPEG', 'it ends (EOI) before any image data');
+			if (!size || !scanned) {
+				return failure('JPEG', 'it ends (EOI) before any image data', 'hollow');
+			}
+			if (SEQUENTIAL_HUFFMAN.includes(frame)) {
+				const refused = yield* holds('JPEG', size, JPEG_PIXELS_PER_BYTE);
+				if (refused) return refused;
+			}
 			return { ok: true, type, format: 'JPEG', ...size };
 		}
 		if (marker !== TEM && !isRestart(marker)) {
@@ -130,15 +186,17 @@ function* jpeg(type: FileType): Parse<ImageVerdict> {
 			let rest = length;
 			if (isFrameHeader(marker) && !size) {
 				// Precision, then the height and the width.
-				const frame = yield* take(Math.min(length, 5));
-				if (frame.length < 5) {
+				const header = yield* take(Math.min(length, 5));
+				if (header.length < 5) {
 					return length < 5 ? failure('JPEG', 'its frame header is broken') : cut();
 				}
-				size = { width: frame.readUInt16BE(3), height: frame.readUInt16BE(1) };
+				frame = marker;
+				size = { width: header.readUInt16BE(3), height: header.readUInt16BE(1) };
 				if (size.width === 0 || size.height === 0) {
 					return failure(
 						'JPEG',
-						`its frame header gives a size of ${size.width} × ${size.height} px`,
+						`its frame header gives a size of ${px(size.width, size.height)}`,
+						'hollow',
 					);
 				}
 				rest -= 5;
@@ -156,10 +214,15 @@ function* jpeg(type: FileType): Parse<ImageVerdict> {
 }
 
 const PNG_MAX = 0x7fffffff;
+/**
+ * At most 8 × 1032 px per byte, twice that allowed. A pixel takes at least 1 bit before
+ * compression, and deflate at its best codes 258 bytes in 2 bits (1032:1), so no PNG packs more.
+ */
+const PNG_PIXELS_PER_BYTE = 2 * 8 * 1032;
 
 function* png(type: FileType): Parse<ImageVerdict> {
-	const beforeIhdr = () => failure('PNG', 'it ends before its IHDR header chunk', true);
-	const beforeIend = () => failure('PNG', 'it ends before its IEND chunk', true);
+	const beforeIhdr = () => failure('PNG', 'it ends before its IHDR header chunk', 'cut');
+	const beforeIend = () => failure('PNG', 'it ends before its IEND chunk', 'cut');
 	const first = yield* take(8);
 	if (first.length < 8) return beforeIhdr();
 	if (first.toString('latin1', 4, 8) !== 'IHDR' || first.readUInt32BE(0) !== 13) {
@@ -170,7 +233,7 @@ function* png(type: FileType): Parse<ImageVerdict> {
 	const width = header.readUInt32BE(0);
 	const height = header.readUInt32BE(4);
 	if (width === 0 || height === 0 || width > PNG_MAX || height > PNG_MAX) {
-		return failure('PNG', `its IHDR header gives a size of ${width} × ${height} px`);
+		return failure('PNG', `its IHDR header gives a size of ${px(width, height)}`, 'hollow');
 	}
 	let imageData = false;
 	for (;;) {
@@ -184,8 +247,11 @@ function* png(type: FileType): Parse<ImageVerdict> {
 		if (name === 'IDAT') imageData = true;
 		if (!(yield* skip(length + 4))) return beforeIend();
 		if (name === 'IEND') {
-			if (!imageData) return failure('PNG', 'it holds no image data (IDAT) before IEND');
-			return { ok: true, type, format: 'PNG', width, height };
+			if (!imageData) {
+				return failure('PNG', 'it holds no image data (IDAT) before IEND', 'hollow');
+			}
+			const refused = yield* holds('PNG', { width, height }, PNG_PIXELS_PER_BYTE);
+			return refused ?? { ok: true, type, format: 'PNG', width, height };
 		}
 	}
 }
@@ -219,13 +285,22 @@ function webpSize(fourcc: string, bytes: Buffer): { width: number; height: numbe
 }
 
 const WEBP_IMAGE_CHUNKS = ['VP8 ', 'VP8L', 'ANMF'];
+/** VP8X's flag of an animation, whose frames (ANMF) may be smaller than its canvas. */
+const ANIMATION_FLAG = 0x02;
+/**
+ * libwebp refuses a canvas of 2^32 px or more. WebP is not bounded by its bytes: VP8L codes a flat
+ * picture in no bits per pixel; a still image's size is bounded by its 14-bit image header, which
+ * its VP8X canvas must equal.
+ */
+const WEBP_MAX_AREA = 2 ** 32;
 
 function* webp(type: FileType, head: Buffer): Parse<ImageVerdict> {
 	const end = head.readUInt32LE(4) + 8;
 	const short = () =>
-		failure('WebP', `it is shorter than the ${end} bytes its RIFF header gives`, true);
+		failure('WebP', `it is shorter than the ${end} bytes its RIFF header gives`, 'cut');
 	let at = 12;
 	let size: { width: number; height: number } | undefined;
+	let animation = false;
 	let imageData = false;
 	while (at < end) {
 		if (end - at < 8) return failure('WebP', 'its chunks do not fill its RIFF size');
@@ -238,17 +313,39 @@ function* webp(type: FileType, head: Buffer): Parse<ImageVerdict> {
 		// Chunks are padded to an even length; a last pad byte left out of the RIFF size is let be.
 		const next = Math.min(dataEnd + (length & 1), end);
 		let read = 0;
-		if (!size) {
-			// The size is in a first chunk's first 10 bytes at most.
+		const stillImage = !!size && !animation && !imageData && ['VP8 ', 'VP8L'].includes(fourcc);
+		if (!size || stillImage) {
+			// The size is in a chunk's first 10 bytes at most.
 			read = Math.min(length, 10);
 			const bytes = yield* take(read);
 			if (bytes.length < read) return short();
 			const found = webpSize(fourcc, bytes);
 			if (typeof found === 'string') return failure('WebP', found);
-			if (found.width === 0 || found.height === 0) {
-				return failure('WebP', `its header gives a size of ${found.width} × ${found.height} px`);
+			const { width, height } = found;
+			if (width === 0 || height === 0) {
+				return failure('WebP', `its header gives a size of ${px(width, height)}`, 'hollow');
 			}
-			size = found;
+			if (size) {
+				// libwebp reads a still image only when it is its canvas's size.
+				if (width !== size.width || height !== size.height) {
+					const canvas = px(size.width, size.height);
+					return failure(
+						'WebP',
+						`its VP8X canvas is ${canvas}, but its image ${px(width, height)}`,
+						'hollow',
+					);
+				}
+			} else if (fourcc === 'VP8X') {
+				animation = (bytes[0] & ANIMATION_FLAG) !== 0;
+				if (width * height >= WEBP_MAX_AREA) {
+					return failure(
+						'WebP',
+						`its VP8X canvas of ${px(width, height)} is larger than a WebP can be`,
+						'hollow',
+					);
+				}
+			}
+			size ??= found;
 			imageData = fourcc !== 'VP8X';
 		} else if (WEBP_IMAGE_CHUNKS.includes(fourcc)) {
 			imageData = true;
@@ -256,8 +353,10 @@ function* webp(type: FileType, head: Buffer): Parse<ImageVerdict> {
 		if (!(yield* skip(next - at - 8 - read))) return short();
 		at = next;
 	}
-	if (!size) return failure('WebP', 'it holds no image: no VP8, VP8L or VP8X chunk');
-	if (!imageData) return failure('WebP', 'it holds no image data after its VP8X header');
+	if (!size) return failure('WebP', 'it holds no image: no VP8, VP8L or VP8X chunk', 'hollow');
+	if (!imageData) {
+		return failure('WebP', 'it holds no image data after its VP8X header', 'hollow');
+	}
 	return { ok: true, type, format: 'WebP', ...size };
 }
 
@@ -275,6 +374,8 @@ export class ImageHeaderReader {
 	/** In a scan: the last byte seen was 0xFF, so the next one says whether a marker begins. */
 	private afterFF = false;
 	private replay?: Buffer;
+	/** Bytes read so far: given, less those given back to be read again. */
+	private position = 0;
 
 	constructor() {
 		this.resume(undefined);
@@ -326,7 +427,10 @@ export class ImageHeaderReader {
 			const want = next.value;
 			if ('unread' in want) {
 				this.replay = want.unread;
+				this.position -= want.unread.length;
 				next = this.parse.next(undefined);
+			} else if ('position' in want) {
+				next = this.parse.next(this.position);
 			} else if ('take' in want && want.take === 0) {
 				next = this.parse.next(Buffer.alloc(0));
 			} else if ('skip' in want && want.skip === 0) {
@@ -345,12 +449,14 @@ export class ImageHeaderReader {
 			const part = Buffer.from(chunk.subarray(at, at + want.take - this.takenBytes));
 			this.taken.push(part);
 			this.takenBytes += part.length;
+			this.position += part.length;
 			if (this.takenBytes === want.take) this.resume(Buffer.concat(this.taken));
 			return at + part.length;
 		}
 		if ('skip' in want) {
 			const count = Math.min(want.skip - this.skipped, chunk.length - at);
 			this.skipped += count;
+			this.position += count;
 			if (this.skipped === want.skip) this.resume(this.skipped);
 			return at + count;
 		}
@@ -366,14 +472,19 @@ export class ImageHeaderReader {
 				if (code === 0xff) continue;
 				this.afterFF = false;
 				if (code === 0x00 || isRestart(code)) continue;
+				this.position += at - from;
 				this.resume(code);
 				return at;
 			}
 			const mark = chunk.indexOf(0xff, at);
-			if (mark < 0) return chunk.length;
+			if (mark < 0) {
+				at = chunk.length;
+				break;
+			}
 			this.afterFF = true;
 			at = mark + 1;
 		}
+		this.position += at - from;
 		return at;
 	}
 }

@@ -40,6 +40,7 @@ class BucketLinks implements PhotoLinks {
 	private readonly sent: string[] = [];
 	/** Kept once the item ends: Keep Uploaded Photos, or a task the node left unfinished. */
 	private keep: boolean;
+	readonly files: PhotoFile[];
 
 	constructor(
 		private readonly store: UploadStore,
@@ -49,6 +50,7 @@ class BucketLinks implements PhotoLinks {
 		keepUploads: boolean,
 	) {
 		this.keep = keepUploads;
+		this.files = uploads.map(({ file }) => file);
 	}
 
 	/** PUTs every file, one at a time; on any failure, what was uploaded is deleted. */

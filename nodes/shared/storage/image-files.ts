@@ -6,6 +6,7 @@ import type { ImageSize } from '../catalog/catalog';
 import { fieldError } from '../basics/validation';
 import type { FileType } from '../results/file-types';
 import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../results/image-header';
+import type { SizedImage } from './image-sizes';
 import type { FileStream, ObjectBody } from './storage-requests';
 
 /**
@@ -18,11 +19,9 @@ import type { FileStream, ObjectBody } from './storage-requests';
 /** The spec: every input image at most 20 MB. A larger file is refused before it is read whole. */
 export const imageFileLimits = { maxBytes: 20 * 1024 * 1024 };
 
-export interface ImageFile extends ObjectBody {
+export interface ImageFile extends ObjectBody, SizedImage {
 	property: string;
 	type: FileType;
-	width: number;
-	height: number;
 }
 
 /** Where an image comes from and what the API asks of it, as its messages say them. */
@@ -39,6 +38,8 @@ export interface ImageField {
 
 const CUT_HINT =
 	'The file stops short, as a download or an upload that did not finish leaves it: take it from its source again.';
+const HOLLOW_HINT =
+	'Its header gives a picture that its bytes do not hold, as a damaged or hand-made file does: export the image again.';
 
 function megabytes(bytes: number): string {
 	return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
@@ -126,8 +127,10 @@ function judge(
 		if (!verdict.format) {
 			throw fieldError(ctx, label, 'is not a JPEG, PNG or WebP image', image.rules);
 		}
-		const problem = `is not a ${verdict.cut ? 'whole' : 'readable'} ${verdict.format}: ${verdict.reason}`;
-		throw fieldError(ctx, label, problem, verdict.cut ? `${CUT_HINT} ${image.rules}` : image.rules);
+		const whole = verdict.cut || verdict.hollow;
+		const problem = `is not a ${whole ? 'whole' : 'readable'} ${verdict.format}: ${verdict.reason}`;
+		const hint = verdict.cut ? CUT_HINT : verdict.hollow ? HOLLOW_HINT : undefined;
+		throw fieldError(ctx, label, problem, hint ? `${hint} ${image.rules}` : image.rules);
 	}
 	const { width, height } = verdict;
 	const smallest = image.smallest;
@@ -164,19 +167,22 @@ export async function readImageFile(
 	const file = await measure(ctx, property, label);
 	const { type, width, height } = judge(ctx, label, file, image);
 	const { size, sha256, open } = file;
-	return { property, type, width, height, size, sha256, contentType: type.mimeType, open };
+	const checked = { property, label, type, width, height };
+	return { ...checked, size, sha256, contentType: type.mimeType, open };
 }
 
-/** Image bytes given in a field (base64 text, decoded), checked as a file is. */
+/** Image bytes given in a field (base64 text, decoded), checked as a file is; their size. */
 export function checkImageBytes(
 	ctx: IExecuteSingleFunctions,
 	bytes: Buffer,
 	image: ImageField,
-): void {
+): SizedImage {
 	if (bytes.length > imageFileLimits.maxBytes) {
 		throw tooLarge(ctx, image.field, `(${megabytes(bytes.length)})`);
 	}
-	judge(ctx, image.field, { verdict: readImageHeader(bytes), size: bytes.length }, image);
+	const verdict = readImageHeader(bytes);
+	const { width, height } = judge(ctx, image.field, { verdict, size: bytes.length }, image);
+	return { label: image.field, width, height };
 }
 
 /**

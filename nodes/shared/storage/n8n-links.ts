@@ -116,7 +116,7 @@ class N8nLinks implements PhotoLinks {
 
 	constructor(
 		private readonly sign: Sign,
-		private readonly files: PhotoFile[],
+		readonly files: PhotoFile[],
 		private readonly stored: IBinaryData[],
 		private readonly address: N8nAddress,
 		private readonly lifetime: LinkLifetime,

@@ -2,6 +2,7 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import type { IdealHouseApi } from '../catalog/catalog';
 import { readImageFile, type ImageField, type ImageFile } from './image-files';
+import { requireBracketsOfOneSize } from './image-sizes';
 
 export type PhotoFile = ImageFile;
 
@@ -12,7 +13,7 @@ const PHOTO_RULES =
 
 /**
  * The item's photos, each checked before anything leaves n8n (see `readImageFile`), with the
- * smallest size the API takes where its spec gives one.
+ * smallest size the API takes where its spec gives one; several (HDR brackets) of one size.
  */
 export async function readPhotoFiles(
 	ctx: IExecuteSingleFunctions,
@@ -29,5 +30,6 @@ export async function readPhotoFiles(
 	for (const property of properties) {
 		files.push(await readImageFile(ctx, property, photo));
 	}
+	requireBracketsOfOneSize(ctx, FIELD, files);
 	return files;
 }

@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { IdealHouseError } from '../basics/errors';
+import type { PhotoFile } from './photo-files';
 
 /**
  * How a photo that is a file reaches the service, which takes photos by URL only: a link to it.
@@ -10,6 +11,8 @@ import type { IdealHouseError } from '../basics/errors';
  * accounted for once the item has ended.
  */
 export interface PhotoLinks {
+	/** The checked files, in order: for a body check that compares an image with them (a mask). */
+	readonly files: PhotoFile[];
 	/**
 	 * The links as the body check and Preview see them, before anything leaves n8n: the real ones
 	 * where they can be signed at once (the bucket's), else their shape without a key.

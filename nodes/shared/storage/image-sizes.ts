@@ -1,0 +1,55 @@
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
+
+import { fieldError } from '../basics/validation';
+
+/**
+ * Images of one item that must be the same size, compared once each has been checked, before
+ * anything is uploaded or sent: a mask and the photo it marks (the spec: the same width and height),
+ * and the brackets of one HDR merge (exposures of one shot). Only images the node holds are
+ * compared: a photo given by URL is not downloaded, and the service judges it.
+ */
+
+/** A checked image: its width and height, and the field that gave it as messages name it. */
+export interface SizedImage {
+	/** `Mask (Base64)`, `Image Binary Property "photo"`. */
+	label: string;
+	width: number;
+	height: number;
+}
+
+export const sizeText = ({ width, height }: Pick<SizedImage, 'width' | 'height'>) =>
+	`${width} × ${height} px`;
+
+const sameSize = (a: SizedImage, b: SizedImage) => a.width === b.width && a.height === b.height;
+
+/** The mask against the item's photo file, when the photo is one: else an item error naming both. */
+export function requireMaskOfPhotoSize(
+	ctx: IExecuteSingleFunctions,
+	mask: SizedImage,
+	photo: SizedImage | undefined,
+	rules: string,
+): void {
+	if (!photo || sameSize(mask, photo)) return;
+	throw fieldError(
+		ctx,
+		mask.label,
+		`is ${sizeText(mask)}, but the photo (${photo.label}) is ${sizeText(photo)}`,
+		rules,
+	);
+}
+
+/** Several photo files of one task (HDR brackets): one size, else an item error naming each. */
+export function requireBracketsOfOneSize(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	files: ReadonlyArray<SizedImage & { property: string }>,
+): void {
+	if (files.every((file) => sameSize(file, files[0]))) return;
+	const sizes = files.map((file) => `"${file.property}" ${sizeText(file)}`).join(', ');
+	throw fieldError(
+		ctx,
+		field,
+		`names photos of different sizes: ${sizes}`,
+		'Several files are sent as the brackets of one HDR merge, exposures of one shot: give files of the same width and height.',
+	);
+}
