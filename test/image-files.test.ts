@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runNode, type NodeName } from '../dev/harness/engine';
 import { noisyPng } from '../service/png.ts';
-import { OR, PE, api, created, recorded, serveTask, taskResponse } from './helpers/api';
+import { OR, PE, api, created, pathsOf, recorded, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import {
 	jpegImage,
@@ -19,7 +19,7 @@ import {
 	webpImage,
 	type WebpKind,
 } from './helpers/images';
-import { ROOM_PHOTO, remove } from './helpers/params';
+import { ROOM_PHOTO, fromFile, remove } from './helpers/params';
 import type { TestStorage } from './helpers/s3-storage';
 import { eachTestWithStorage } from './helpers/journey';
 
@@ -31,18 +31,7 @@ afterAll(() => files.close());
 eachTestWithStorage((started) => (storage = started));
 beforeEach(() => files.resetReads());
 
-const VS = { create: '/api/v1/virtualStaging/generate', result: '/api/v1/virtualStaging/result' };
-const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };
-
-/** Each node's create with its photo from the item's file(s). */
-function fromFile(node: NodeName, property = 'photo'): Record<string, unknown> {
-	const photo = { imageSource: 'binary', imageBinaryProperty: property };
-	if (node === 'photoEnhancer') {
-		return { operation: 'enhance', presetId: 'hdr-merge-hdr-merge', imageSize: '2K', ...photo };
-	}
-	if (node === 'objectRemover') return { operation: 'remove', emptyType: 'whole_house', ...photo };
-	return { resource: 'virtualStaging', operation: 'create', ...photo };
-}
+const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: pathsOf('virtualStaging') };
 
 /** An item with these files inline, as n8n's default mode holds them. */
 function fileItem(files: Record<string, Buffer>): INodeExecutionData {

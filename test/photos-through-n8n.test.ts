@@ -7,10 +7,21 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { logLines, runNode, type NodeName, type RunOptions } from '../dev/harness/engine';
-import { API_KEY, OR, PE, api, created, envelope, recorded, serveTask } from './helpers/api';
+import {
+	API_KEY,
+	OR,
+	PE,
+	api,
+	created,
+	envelope,
+	pathsOf,
+	recorded,
+	serveTask,
+} from './helpers/api';
 import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
 import { jpegImage, pngImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
+import { fromFile } from './helpers/params';
 
 const files = filesystemBinaryData();
 beforeAll(async () => await files.init());
@@ -20,20 +31,10 @@ const journey = eachTestOnAFreshWire();
 const N8N = 'https://n8n.example.com';
 const REST = `${N8N}/rest`;
 const SIGNED = `${REST}/binary-data/signed`;
-const VS = { create: '/api/v1/virtualStaging/generate', result: '/api/v1/virtualStaging/result' };
+const VS = pathsOf('virtualStaging');
 const PATHS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };
 const JPEG = jpegImage(640, 480);
 const PNG = pngImage(800, 600);
-
-/** Each node's create with its photo from the item's file(s), at the node version given. */
-function fromFile(node: NodeName, property = 'photo'): Record<string, unknown> {
-	const photo = { imageSource: 'binary', imageBinaryProperty: property };
-	if (node === 'photoEnhancer') {
-		return { operation: 'enhance', presetId: 'hdr-merge-hdr-merge', imageSize: '2K', ...photo };
-	}
-	if (node === 'objectRemover') return { operation: 'remove', emptyType: 'whole_house', ...photo };
-	return { resource: 'virtualStaging', operation: 'create', ...photo };
-}
 
 async function storedItem(
 	named: Record<string, Buffer>,

@@ -27,3 +27,16 @@ export function remove(parameters: Record<string, unknown> = {}): Record<string,
 export function downloadResult(taskId: string, options: Record<string, unknown> = {}) {
 	return { operation: 'getResult', taskId, options: { downloadResult: true, ...options } };
 }
+
+/** Each node's create with its photo from the item's file(s): HDR Merge, Whole House, Virtual Staging. */
+export function fromFile(
+	node: 'photoEnhancer' | 'objectRemover' | 'idealHouse',
+	property = 'photo',
+): Record<string, unknown> {
+	const photo = { imageSource: 'binary', imageBinaryProperty: property };
+	if (node === 'photoEnhancer') {
+		return { operation: 'enhance', presetId: 'hdr-merge-hdr-merge', imageSize: '2K', ...photo };
+	}
+	if (node === 'objectRemover') return { operation: 'remove', emptyType: 'whole_house', ...photo };
+	return { resource: 'virtualStaging', operation: 'create', ...photo };
+}

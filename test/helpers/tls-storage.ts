@@ -4,7 +4,7 @@
  * the endpoint's host and `*.<host>`, and nothing deeper, as `*.s3.eu-west-1.amazonaws.com` does.
  * So `listing-photos.<host>` passes the client's certificate check and `listing.photos.eu.<host>`
  * fails it, exactly as it would against AWS. The certificate and its CA are made with openssl
- * when the stand-in starts; while it runs, Node's TLS clients trust that CA, and the endpoint's
+ * when the stand-in starts; while it runs, Node's TLS clients trust that CA for those names, and the endpoint's
  * host and every name under it resolve to 127.0.0.1 (node code cannot be given a resolver).
  *
  * The stand-in verifies every request's SigV4 signature with the tests' own verifier, keeps the
@@ -103,10 +103,31 @@ function resolveToLoopback(host: string): () => void {
 	};
 }
 
+/**
+ * TLS connections to `host` and the names under it trust `ca` besides Node's own roots, until the
+ * returned function is called. Node's https agent opens every connection through `tls.connect`;
+ * the default CA list cannot be changed on Node 20.
+ */
+function trustForHost(host: string, ca: string): () => void {
+	const original = tls.connect;
+	const roots = [...tls.rootCertificates, ca];
+	const mapped = (name: unknown) =>
+		typeof name === 'string' && (name === host || name.endsWith(`.${host}`));
+	tls.connect = function (this: unknown, ...args: unknown[]) {
+		const options = args.find((arg) => typeof arg === 'object' && arg !== null) as
+			| tls.ConnectionOptions
+			| undefined;
+		if (options && !options.ca && mapped(options.servername ?? options.host)) options.ca = roots;
+		return (original as (...all: unknown[]) => tls.TLSSocket).apply(this, args);
+	} as typeof tls.connect;
+	return () => {
+		tls.connect = original;
+	};
+}
+
 export async function startTlsStorage(host: string): Promise<TlsStorage> {
 	const { ca, key, cert } = certificateFor(host);
-	const trusted = tls.getCACertificates('default');
-	tls.setDefaultCACertificates([...trusted, ca]);
+	const untrust = trustForHost(host, ca);
 	const unresolve = resolveToLoopback(host);
 	const objects = new Map<string, Buffer>();
 	const requests: TlsStorageRequest[] = [];
@@ -207,7 +228,7 @@ export async function startTlsStorage(host: string): Promise<TlsStorage> {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 			unresolve();
-			tls.setDefaultCACertificates(trusted);
+			untrust();
 		},
 	};
 }
