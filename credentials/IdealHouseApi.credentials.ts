@@ -7,10 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { LOOPBACK_NAMES } from '../nodes/shared/basics/addresses';
 import { BASE_URL_EXPRESSION } from '../nodes/shared/catalog/api';
 import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
-
-const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+import { NO_REDIRECTS } from '../nodes/shared/http/http';
 
 export class IdealHouseApi implements ICredentialType {
 	name = 'idealHouseApi';
@@ -58,7 +58,7 @@ export class IdealHouseApi implements ICredentialType {
 		if (
 			!target ||
 			(target.protocol !== 'https:' &&
-				!(target.protocol === 'http:' && LOCAL_HOSTS.includes(target.hostname)))
+				!(target.protocol === 'http:' && LOOPBACK_NAMES.includes(target.hostname)))
 		) {
 			throw new Error(
 				'The Ideal House base URL must start with https:// (plain http is only allowed for localhost): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
@@ -67,7 +67,7 @@ export class IdealHouseApi implements ICredentialType {
 		// The key goes to this address only: a redirect is not followed, wherever it points.
 		return {
 			...requestOptions,
-			disableFollowRedirect: true,
+			...NO_REDIRECTS,
 			headers: { ...requestOptions.headers, APIKEY: String(credentials.apiKey ?? '') },
 		};
 	}

@@ -15,9 +15,11 @@ export const SHARED = join(ROOT, 'nodes', 'shared');
 export const ROOMS = [
 	'basics',
 	'catalog',
-	'transport',
+	'files',
+	'http',
 	'results',
 	'storage',
+	'transport',
 	'waiting',
 	'item',
 	'descriptions',

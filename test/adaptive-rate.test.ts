@@ -8,7 +8,7 @@ import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { AccountBudget } from '../nodes/shared/transport/account-budget';
 import { AdaptiveRate, rateCurve } from '../nodes/shared/transport/adaptive-rate';
 import { FIRST_BURST, RequestBudget } from '../nodes/shared/transport/request-budget';
-import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/transport';
+import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/answers';
 
 const T0 = 1_000_000;
 let now = T0;

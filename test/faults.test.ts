@@ -16,7 +16,8 @@ import {
 	type IdealHouseError,
 } from '../nodes/shared/basics/errors';
 import { emitTask } from '../nodes/shared/results/output';
-import { networkError, readEnvelope } from '../nodes/shared/transport/transport';
+import { readEnvelope } from '../nodes/shared/transport/answers';
+import { networkError } from '../nodes/shared/transport/send';
 import { fieldError } from '../nodes/shared/basics/validation';
 import { logLines, runNode } from '../dev/harness/engine';
 import {

@@ -7,7 +7,7 @@ import {
 	sniffModelType,
 	sniffResultType,
 	type Extent,
-} from '../nodes/shared/results/file-types';
+} from '../nodes/shared/files/file-types';
 import { TINY_PNG } from './helpers/api';
 
 function zipOf(names: string[]): Buffer {

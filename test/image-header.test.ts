@@ -6,7 +6,7 @@ import {
 	ImageHeaderReader,
 	readImageHeader,
 	type ImageVerdict,
-} from '../nodes/shared/results/image-header';
+} from '../nodes/shared/files/image-header';
 import {
 	extendedWebp,
 	idatChunk,

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { pollIntervalMs } from '../nodes/shared/item/wait';
 import { toTaskId } from '../nodes/shared/catalog/task';
-import { readEnvelope } from '../nodes/shared/transport/transport';
+import { readEnvelope } from '../nodes/shared/transport/answers';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
 
 const ctx = itemContext(3);

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { editorRead } from '../../shared/transport/transport';
+import { editorRead } from '../../shared/transport/editor-read';
 
 /**
  * Option lists loaded in the editor from Ideal House's API Style Config endpoint,

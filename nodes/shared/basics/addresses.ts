@@ -92,6 +92,12 @@ export function isIpAddress(hostname: string): boolean {
 	return ipv4Parts(host) !== undefined || ipv6Groups(host) !== undefined;
 }
 
+/**
+ * This machine's usual names, as `new URL()` writes a hostname: the Ideal House credential sends
+ * its key over plain http to these alone.
+ */
+export const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
 /** Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = bareHost(hostname);

@@ -1,8 +1,25 @@
+import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
+
 /**
- * What every request of the package shares: the credential, its base URL, where a photo comes
- * from, the task statuses.
+ * What every request of the package shares: the credential, its base URL and its key, where a
+ * photo comes from, the task statuses.
  */
 export const CREDENTIAL_NAME = 'idealHouseApi';
+
+/** The credential's key, to clear from everything the service or the network says. */
+export function secretsOfCredentials(credentials: ICredentialDataDecryptedObject): string[] {
+	return typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
+		? [credentials.apiKey]
+		: [];
+}
+
+export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]> {
+	try {
+		return secretsOfCredentials(await ctx.getCredentials(CREDENTIAL_NAME));
+	} catch {
+		return [];
+	}
+}
 
 /**
  * Image Source's values, which saved workflows hold: the photo is at a URL the service fetches, or

@@ -11,7 +11,7 @@ import type { ApiOfItem } from '../item/path';
 import { taskResultRouting } from '../item/routing';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 import { storageCredential } from './photo-fields';
-import { REQUEST_DEFAULTS } from '../transport/transport';
+import { REQUEST_DEFAULTS } from '../transport/send';
 
 /**
  * n8n's declarative engine sends a node's requests with the one credential that the parameter

@@ -5,14 +5,9 @@ import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../
 import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
 import { limits } from '../basics/limits';
 import { taskFromResult, taskIdFromCreate, toTaskId, type Task } from '../catalog/task';
-import { backoffMs, withRetries } from '../transport/retries';
-import {
-	envelopeIn,
-	readEnvelope,
-	sendInSlot,
-	sendToService,
-	type ServiceResponse,
-} from '../transport/transport';
+import { backoffMs, withRetries } from '../http/retries';
+import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/answers';
+import { sendInSlot, sendToService } from '../transport/send';
 import { aboutTask } from './created-task';
 import type { CreditCharge } from './credit-limit';
 import type { Operation } from './settings';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { withoutSecrets } from '../basics/redact';
-import { secretsOf } from '../transport/transport';
+import { secretsOf } from '../catalog/api';
 
 /**
  * Preview: every item is checked as a real run checks it (fields, options, the credit limit),

@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { toIdealHouseError } from '../basics/errors';
 import { takeRequestSlot } from '../transport/throttle';
-import { envelopeCode, envelopeIn, isRefusal, type ServiceResponse } from '../transport/transport';
+import { envelopeCode, envelopeIn, isRefusal, type ServiceResponse } from '../transport/answers';
 import type { CreditCharge } from './credit-limit';
 import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
 

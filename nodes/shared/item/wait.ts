@@ -9,8 +9,8 @@ import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
 import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
 import { taskFromResult, type Task } from '../catalog/task';
-import { backoffMs } from '../transport/retries';
-import { apiRequest } from '../transport/transport';
+import { backoffMs } from '../http/retries';
+import { apiRequest } from '../transport/send';
 import { POLL_INTERVAL, type ItemSettings } from './settings';
 
 /**

@@ -8,13 +8,15 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { untilAborted } from '../basics/clock';
-import { guardedRequest, sendGuarded } from '../transport/http';
 import { IdealHouseApiError, type IdealHouseError, type TransientFault } from '../basics/errors';
-import type { ResultFiles } from '../catalog/catalog';
-import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from './file-types';
 import { limits } from '../basics/limits';
 import { bounded, redact } from '../basics/redact';
-import { networkCode, networkError, retryAfterMs, secretsOf } from '../transport/transport';
+import { secretsOf } from '../catalog/api';
+import type { ResultFiles } from '../catalog/catalog';
+import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
+import { guardedRequest, sendGuarded } from '../http/http';
+import { failureText, networkCode, networkFault } from '../http/network';
+import { retryAfterMs } from '../http/responses';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
 interface ByteStream extends AsyncIterable<Buffer> {
@@ -276,10 +278,11 @@ export async function downloadResultFile(
 					},
 				);
 			}
-			const failure = networkError.call(ctx, error, secrets);
 			const code = networkCode(error);
-			const reason = code ? `the connection to the file host failed (${code})` : failure.message;
-			return downloadError(ctx, taskId, reason, failure.transient);
+			const reason = code
+				? `the connection to the file host failed (${code})`
+				: `The request to Ideal House failed: ${failureText(error, secrets)}`;
+			return downloadError(ctx, taskId, reason, networkFault(code));
 		};
 		let response: IN8nHttpFullResponse;
 		try {

@@ -17,7 +17,7 @@ import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../
 import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
 import { resultUrls, type Task } from '../catalog/task';
-import { backoffMs, withRetries } from '../transport/retries';
+import { backoffMs, withRetries } from '../http/retries';
 import { compactSkipped, compactTask, isToolCall } from './tool';
 
 /**

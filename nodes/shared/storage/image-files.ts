@@ -4,8 +4,8 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import type { ImageSize } from '../catalog/catalog';
 import { fieldError } from '../basics/validation';
-import type { FileType } from '../results/file-types';
-import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../results/image-header';
+import type { FileType } from '../files/file-types';
+import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../files/image-header';
 import type { SizedImage } from './image-sizes';
 import type { FileStream, ObjectBody } from './storage-requests';
 

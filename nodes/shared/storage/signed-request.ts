@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { NO_REDIRECTS } from '../http/http';
 import { bucketUrl, type StorageSettings } from './settings';
 import { EMPTY_SHA256, UNSIGNED_PAYLOAD, encodeRfc3986, sha256Hex, signedHeaders } from './sigv4';
 
@@ -25,7 +26,7 @@ function payloadHashOf(options: IHttpRequestOptions): string {
 /**
  * A request to the bucket, signed: a relative URL is taken inside the bucket, the query is folded
  * into the URL exactly as it was signed (n8n's serializer could encode it otherwise), and
- * redirects are never followed.
+ * redirects are never followed (the storage credential's Test sends it as it is).
  */
 export function signRequestFor(
 	settings: StorageSettings,
@@ -54,7 +55,7 @@ export function signRequestFor(
 		method: method as IHttpRequestOptions['method'],
 		url,
 		headers,
-		disableFollowRedirect: true,
+		...NO_REDIRECTS,
 		maxRedirects: 0,
 	};
 	delete signed.qs;

@@ -5,10 +5,11 @@ import type {
 } from 'n8n-workflow';
 
 import { stoppedError } from '../basics/cancellation';
-import { guardedRequest, sendGuarded } from '../transport/http';
 import type { IdealHouseError } from '../basics/errors';
-import { backoffMs, withRetries } from '../transport/retries';
-import { codeInChain, networkCode, bodyText } from '../transport/transport';
+import { guardedRequest, sendGuarded } from '../http/http';
+import { codeInChain, networkCode } from '../http/network';
+import { bodyText } from '../http/responses';
+import { backoffMs, withRetries } from '../http/retries';
 import { objectUrl, type StorageSettings } from './settings';
 import { signRequestFor } from './signed-request';
 import {

@@ -4,11 +4,18 @@ import { untilAborted } from '../basics/clock';
 
 /**
  * The rules every request of the package follows, whoever it goes to: the service (with the key,
- * `transport.ts`), the user's bucket and a result link (both without it). The whole answer comes
- * back whatever its status, so that the sender reads the service's or the store's own message; a
- * redirect is never followed, since a key or a signature would go with it; one time limit covers
- * the request, and Stop ends it at once.
+ * `transport/send.ts`), the user's bucket and a result link (both without it). The whole answer
+ * comes back whatever its status, so that the sender reads the service's or the store's own
+ * message; one time limit covers the request, and Stop ends it at once.
  */
+
+/**
+ * A redirect is never followed by n8n's helper: a key or a signature would go with it. Set here
+ * once, for the requests built below and for those n8n sends itself (the routed requests, both
+ * credentials' authenticate); a result download follows redirects itself, one checked hop at a time.
+ */
+export const NO_REDIRECTS = { disableFollowRedirect: true } as const;
+
 export interface RequestLimits {
 	timeoutMs: number;
 	/** The execution's Stop; none where there is no execution (the editor's option lists). */
@@ -35,7 +42,7 @@ export function guardedRequest(
 			...options,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
+			...NO_REDIRECTS,
 			maxRedirects: 0,
 			timeout,
 			abortSignal: signal,

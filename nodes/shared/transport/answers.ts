@@ -1,0 +1,196 @@
+import type { IDataObject, IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
+
+import {
+	apiCodeError,
+	httpStatusError,
+	IdealHouseApiError,
+	type TransientFault,
+} from '../basics/errors';
+import { limits } from '../basics/limits';
+import { parseJsonKeepingLongs } from '../basics/long-ids';
+import { redact, withoutSecrets } from '../basics/redact';
+import { toTaskId } from '../catalog/task';
+import { bodyText, retryAfterMs } from '../http/responses';
+import type { PaceSignal } from './account-budget';
+
+/**
+ * How the service's answers are read: the envelope (`code`, `message`, `data`), parsed keeping
+ * 64-bit task ids exact; a refusal told from an answer the service may have acted on; the pace an
+ * answer asks for. HTTP errors come back as answers (`ignoreHttpStatusErrors`), so that the
+ * service's own message survives into the error.
+ */
+
+/** An answer of the service, its body as text with the key already cleared from it. */
+export interface ServiceResponse extends IN8nHttpFullResponse {
+	body: string;
+	secrets: string[];
+}
+
+export interface Envelope {
+	code: number;
+	message: string;
+	data: unknown;
+}
+
+function tryParseJson(text: string): unknown {
+	try {
+		return parseJsonKeepingLongs(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function asEnvelope(value: unknown): Envelope | undefined {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+	const obj = value as IDataObject;
+	if (typeof obj.code !== 'number') return undefined;
+	return {
+		code: obj.code,
+		message: typeof obj.message === 'string' ? obj.message : String(obj.message ?? ''),
+		data: obj.data,
+	};
+}
+
+/** The API envelope a body holds, if it holds one (long integers kept exact). */
+export function envelopeIn(text: string): Envelope | undefined {
+	return asEnvelope(tryParseJson(text));
+}
+
+/** The code of an answer's envelope, without judging it; undefined when it has none. */
+export function envelopeCode(response: ServiceResponse): number | undefined {
+	return envelopeIn(response.body)?.code;
+}
+
+/**
+ * The service answered with an error code of its own: it refused the request and did not act on
+ * it. Behind a 5xx the same body may be a gateway's, after the service acted.
+ */
+export function isRefusal(statusCode: number, envelope: Envelope | undefined): boolean {
+	// An error envelope that still names a task may stand for a task that exists (a create's
+	// answer is read so in `item/create.ts`).
+	return (
+		envelope !== undefined &&
+		envelope.code !== 0 &&
+		statusCode < 500 &&
+		toTaskId(envelope.data) === undefined
+	);
+}
+
+/**
+ * The service's Retry-After on a refused request. One that names no time the node can read
+ * (neither seconds nor an HTTP date) still asks to wait: it counts as the longest wait the node
+ * honours, for the account's pause and the request's own rule alike.
+ */
+function serviceRetryAfterMs(headers: IDataObject | undefined): number | undefined {
+	const ms = retryAfterMs(headers);
+	return ms === undefined && headers?.['retry-after'] !== undefined
+		? limits.createRetryAfterMaxMs
+		: ms;
+}
+
+/**
+ * What an answer says about the pace of the account's requests: HTTP 429, or code 1003 with a
+ * Retry-After, is a throttle; any other answer below HTTP 500 went through at this pace; a 5xx
+ * says nothing about it.
+ */
+export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
+	const retryAfter = serviceRetryAfterMs(response.headers);
+	const busy = retryAfter !== undefined && envelopeCode(response) === 1003;
+	if (response.statusCode === 429 || busy) return { throttled: true, retryAfterMs: retryAfter };
+	return response.statusCode < 500 ? { throttled: false } : undefined;
+}
+
+/** Who reads an answer: a node's item, or the editor loading an option list (no item there). */
+export interface EnvelopeReader {
+	getNode(): INode;
+	getItemIndex?(): number;
+}
+
+/**
+ * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
+ * happened and what to do. Codes 1003, HTTP 429/5xx and unreadable bodies are marked transient.
+ */
+export function readEnvelope(
+	this: EnvelopeReader,
+	response: IN8nHttpFullResponse,
+	secrets: readonly string[] = [],
+): unknown {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex?.();
+	const status = response.statusCode;
+	const text = withoutSecrets(bodyText(response.body), secrets);
+	if (status >= 300 && status < 400) throw movedError(this, response);
+	// A 429 was refused before the service acted; after a 5xx, it may have acted.
+	const statusFault: TransientFault | undefined =
+		status === 429 || status >= 500
+			? {
+					reason: `HTTP ${status}`,
+					notProcessed: status === 429,
+					retryAfterMs: serviceRetryAfterMs(response.headers),
+				}
+			: undefined;
+
+	const envelope = envelopeIn(text);
+
+	if (!envelope) {
+		if (status >= 400) {
+			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, {
+				transient: statusFault,
+			});
+		}
+		throw new IdealHouseApiError(
+			node,
+			{ statusCode: status } as JsonObject,
+			{
+				message: 'Ideal House sent a response that could not be read',
+				description:
+					'The response was cut short or was not the JSON the service sends. This is usually a passing network problem: run the node again. Check the base URL in the credential if it persists.',
+				httpCode: String(status),
+				itemIndex,
+			},
+			{ transient: { reason: 'unreadable response body', notProcessed: false } },
+		);
+	}
+
+	if (envelope.code !== 0 || status >= 400) {
+		// The service itself answered "internal error": it did not take the request. The same
+		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
+		const internalError: TransientFault | undefined =
+			envelope.code === 1003 && status < 400
+				? {
+						reason: 'code 1003',
+						notProcessed: true,
+						retryAfterMs: serviceRetryAfterMs(response.headers),
+					}
+				: undefined;
+		throw apiCodeError(
+			node,
+			envelope.code,
+			redact(envelope.message, secrets),
+			{ itemIndex, httpCode: String(status) },
+			{
+				transient: internalError ?? statusFault,
+				notActedOn: isRefusal(status, envelope),
+			},
+		);
+	}
+	return envelope.data;
+}
+
+/** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
+function movedError(ctx: EnvelopeReader, response: IN8nHttpFullResponse): IdealHouseApiError {
+	const location = response.headers?.location;
+	let where = '';
+	try {
+		where = typeof location === 'string' ? ` to ${new URL(location).host}` : '';
+	} catch {
+		where = '';
+	}
+	return new IdealHouseApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
+		message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
+		description:
+			'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).',
+		httpCode: String(response.statusCode),
+		itemIndex: ctx.getItemIndex?.(),
+	});
+}

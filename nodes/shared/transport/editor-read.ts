@@ -1,0 +1,45 @@
+import type { ILoadOptionsFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_NAME, secretsOfCredentials, serviceBaseUrl } from '../catalog/api';
+import { guardedRequest } from '../http/http';
+import { failureText } from '../http/network';
+import { bodyText } from '../http/responses';
+import { readEnvelope } from './answers';
+import { RAW_RESPONSE, sendWithKey } from './send';
+
+/**
+ * A read the editor makes while the user edits the node (an option list), through the same rules
+ * as every other request: no redirects, a time limit, the key cleared from whatever comes back.
+ * There is no item or execution there, so no request budget and no Stop; `what` names the read
+ * in the message when the service cannot be reached.
+ */
+export async function editorRead(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	what: string,
+	timeoutMs: number,
+): Promise<unknown> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const secrets = secretsOfCredentials(credentials);
+	const request = guardedRequest(
+		{
+			method: 'GET',
+			url: `${serviceBaseUrl(credentials.baseUrl)}${path}`,
+			headers: { Accept: 'application/json' },
+			...RAW_RESPONSE,
+		},
+		{ timeoutMs },
+	);
+	let response: IN8nHttpFullResponse;
+	try {
+		response = await sendWithKey(ctx, request);
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not load ${what} from Ideal House: ${failureText(error, secrets)}`,
+			{ description: 'Check the credential, or type an ID using an expression instead.' },
+		);
+	}
+	return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
+}

@@ -1,0 +1,192 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
+
+import { executionStopSignal, stoppedError } from '../basics/cancellation';
+import { clock } from '../basics/clock';
+import { IdealHouseApiError } from '../basics/errors';
+import { withoutSecrets } from '../basics/redact';
+import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, secretsOf, serviceBaseUrl } from '../catalog/api';
+import { guardedRequest, NO_REDIRECTS, sendGuarded, type GuardedRequest } from '../http/http';
+import { failureText, networkCode, networkFault } from '../http/network';
+import { bodyText } from '../http/responses';
+import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
+import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
+
+/**
+ * The service's send: every request to Ideal House leaves here with the key, which n8n's
+ * authenticated helper adds to that request alone, and its answer comes back with the key
+ * cleared from it before any of it can reach a message, an item or a log line. The routed
+ * requests (a create, a Get Result) are built by n8n from `REQUEST_DEFAULTS`.
+ */
+
+/** Request settings shared by the routing defaults and the node's own requests. */
+export const RAW_RESPONSE: Pick<
+	IHttpRequestOptions,
+	'encoding' | 'json' | 'ignoreHttpStatusErrors'
+> = {
+	encoding: 'text',
+	json: false,
+	ignoreHttpStatusErrors: true,
+};
+
+/** Defaults of every routed request (the create and Get Result calls) of every node. */
+export const REQUEST_DEFAULTS = {
+	baseURL: BASE_URL_EXPRESSION,
+	headers: { Accept: 'application/json' },
+	...NO_REDIRECTS,
+	...RAW_RESPONSE,
+};
+
+/** Sends to the service with its key: n8n's authenticated helper adds it to this request alone. */
+export async function sendWithKey(
+	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions,
+	request: GuardedRequest,
+): Promise<IN8nHttpFullResponse> {
+	return await sendGuarded(
+		request,
+		async (sent) =>
+			await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_NAME, sent),
+	);
+}
+
+/** A request to the service that failed on the way, rebuilt without its configuration (the key). */
+export function networkError(
+	this: IExecuteSingleFunctions,
+	error: unknown,
+	secrets: readonly string[] = [],
+): IdealHouseApiError {
+	const code = networkCode(error);
+	// n8n rewrites any message naming a socket error code, so the code goes in the description.
+	const message = code
+		? 'The connection to Ideal House failed before an answer arrived'
+		: `The request to Ideal House failed: ${failureText(error, secrets)}`;
+	return new IdealHouseApiError(
+		this.getNode(),
+		{ message, code: code ?? 'unknown' } as JsonObject,
+		{
+			message,
+			description:
+				code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+					? `Network error ${code}. Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.`
+					: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
+			itemIndex: this.getItemIndex(),
+		},
+		{ transient: networkFault(code) },
+	);
+}
+
+function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: 'timeout' } as JsonObject,
+		{
+			message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+			description:
+				'The service or the network is slow right now. This is usually temporary: run the node again.',
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ transient: { reason: 'no answer in time', notProcessed: false } },
+	);
+}
+
+/**
+ * Sends one authenticated request: no redirects, at most `timeoutMs`, cut off by Stop. Failures
+ * become errors without the request's configuration (which holds the key). What the answer says
+ * about the pace (a throttle or not) goes to the account's request budget.
+ */
+export async function sendToService(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+): Promise<ServiceResponse> {
+	const sentAt = clock.now();
+	const stop = executionStopSignal(ctx);
+	const secrets = await secretsOf(ctx);
+	if (stop.aborted) {
+		throw stoppedError(ctx, 'Execution stopped before the request was sent', undefined, {
+			notActedOn: true,
+		});
+	}
+	const request = guardedRequest({ ...options, ...RAW_RESPONSE }, { timeoutMs, stop });
+	// n8n 2.x replaces an authenticated request's abortSignal with the execution's cancel signal,
+	// which declarative nodes do not get: the helper runs on a view of this context that gives ours.
+	const helperThis = Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => request.signal },
+	}) as IExecuteSingleFunctions;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = await sendWithKey(helperThis, request);
+	} catch (error) {
+		if (stop.aborted) {
+			throw stoppedError(
+				ctx,
+				'Execution stopped while waiting for Ideal House to answer',
+				undefined,
+				{
+					requestSent: true,
+				},
+			);
+		}
+		if (request.timedOut()) throw timeoutError(ctx, timeoutMs);
+		throw networkError.call(ctx, error, secrets);
+	}
+	const answer = { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
+	const pace = paceSignalOf(answer);
+	if (pace) heardFromService(ctx, sentAt, pace);
+	return answer;
+}
+
+async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
+	return serviceBaseUrl((await ctx.getCredentials(CREDENTIAL_NAME)).baseUrl);
+}
+
+/** How a request waits for its slot of the account's request budget. */
+export interface InSlot extends SlotWait {
+	/** The most this request may wait for its answer. */
+	timeoutMs: number;
+	/** The item's Max Requests per Second. */
+	rate: number;
+}
+
+/** Waits for a slot of the account's request budget, sends, and gives the slot back with the answer. */
+export async function sendInSlot(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	slot: InSlot,
+): Promise<ServiceResponse> {
+	const answered = await takeRequestSlot(ctx, slot.rate, slot);
+	return await sendToService(ctx, options, slot.timeoutMs).finally(answered);
+}
+
+export interface ApiRequest extends InSlot {
+	method: IHttpRequestMethods;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+}
+
+/** Sends one authenticated request to the service and returns the envelope's `data`. */
+export async function apiRequest(
+	this: IExecuteSingleFunctions,
+	request: ApiRequest,
+): Promise<unknown> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${await baseUrl(this)}${request.path}`,
+		qs: request.qs,
+		headers: { Accept: 'application/json' },
+	};
+	if (request.body) {
+		options.body = request.body;
+		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
+	}
+	const response = await sendInSlot(this, options, request);
+	return readEnvelope.call(this, response, response.secrets);
+}
