@@ -6,6 +6,11 @@ import { commonDescription } from '../shared/descriptions/fields';
 import { nodeProperties } from '../shared/descriptions/node-properties';
 import { objectRemover } from './descriptions/remove';
 
+/**
+ * Declarative: no `execute`. n8n builds each item's request from the parameters' routing and
+ * hands it to `itemHook` (nodes/shared/item/routing.ts), the pagination hook that every
+ * operation's routing carries; the item's path starts there (CONTRIBUTING, "Where an item enters").
+ */
 export class ObjectRemover implements INodeType {
 	description: INodeTypeDescription = {
 		...commonDescription,

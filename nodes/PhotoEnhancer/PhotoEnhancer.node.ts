@@ -8,6 +8,11 @@ import { nodeProperties } from '../shared/descriptions/node-properties';
 import { ENHANCE, photoEnhancer } from './descriptions/enhance';
 import { HDR_MERGE_PRESET_ID } from './presets';
 
+/**
+ * Declarative: no `execute`. n8n builds each item's request from the parameters' routing and
+ * hands it to `itemHook` (nodes/shared/item/routing.ts), the pagination hook that every
+ * operation's routing carries; the item's path starts there (CONTRIBUTING, "Where an item enters").
+ */
 export class PhotoEnhancer implements INodeType {
 	description: INodeTypeDescription = {
 		...commonDescription,
