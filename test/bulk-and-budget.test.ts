@@ -5,7 +5,7 @@
  * Limit in credit-guardrails.test.ts.
  */
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { RequestBudget } from '../nodes/shared/transport/throttle';
+import { RequestBudget } from '../nodes/shared/transport/request-budget';
 import { runNode } from '../dev/harness/engine';
 import {
 	PE,

@@ -12,7 +12,7 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
 import { logLines, runNode } from '../dev/harness/engine';
 import { imageFileLimits } from '../nodes/shared/storage/image-files';
-import { storageLimits } from '../nodes/shared/storage/storage-requests';
+import { storageLimits } from '../nodes/shared/basics/limits';
 import {
 	API_KEY,
 	OR,

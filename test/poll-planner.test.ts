@@ -2,7 +2,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { pollPlanner, type PollPlanner } from '../nodes/shared/waiting/poll-planner';
+import { pollPlanner, type PollPlanner } from './helpers/waiting-seam';
 import { MIN_POLL_GAP_MS } from '../nodes/shared/waiting/poll-schedule';
 import type { SlotPriority } from '../nodes/shared/transport/request-order';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';

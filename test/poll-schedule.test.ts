@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { MAX_PREDICTED_WAIT_MS, PollSchedule } from '../nodes/shared/waiting/poll-schedule';
+import { MAX_PREDICTED_WAIT_MS } from '../nodes/shared/waiting/poll-schedule';
+import { PollSchedule } from './helpers/waiting-seam';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst, PrioritySlots } from '../nodes/shared/transport/request-order';
-import { RequestBudget } from '../nodes/shared/transport/throttle';
+import { RequestBudget } from '../nodes/shared/transport/request-budget';
 
 const T0 = 1_000_000;
 const INTERVAL = 4000;

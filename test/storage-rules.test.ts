@@ -11,7 +11,7 @@ import nock from 'nock';
 import { logLines, runCredentialTest, runNode } from '../dev/harness/engine';
 import { bucketNameProblem } from '../nodes/shared/storage/bucket-names';
 import { bucketUrl, objectUrl, storageSettings } from '../nodes/shared/storage/settings';
-import { storageLimits } from '../nodes/shared/storage/storage-requests';
+import { storageLimits } from '../nodes/shared/basics/limits';
 import { DONE, OR, TINY_PNG, api, created, recorded, serveTask, taskResponse } from './helpers/api';
 import {
 	STORAGE_KEY_ID,

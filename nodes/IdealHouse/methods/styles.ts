@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { limits } from '../../shared/basics/limits';
 import { editorRead } from '../../shared/transport/editor-read';
 
 /**
@@ -18,7 +19,6 @@ import { editorRead } from '../../shared/transport/editor-read';
  */
 
 const PREFIX = 'styles__';
-const LOAD_TIMEOUT_MS = 15_000;
 
 export function styleMethodName(styleKey: string, group: string): string {
 	return `${PREFIX}${styleKey}__${group}`;
@@ -144,7 +144,7 @@ async function fetchStyles(ctx: ILoadOptionsFunctions, styleKey: string): Promis
 		ctx,
 		`/api/v1/style/${encodeURIComponent(styleKey)}/getStyles`,
 		`the ${styleKey} options`,
-		LOAD_TIMEOUT_MS,
+		limits.editorReadTimeoutMs,
 	);
 }
 

@@ -7,7 +7,7 @@ import { PerExecution } from './per-execution';
  * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
  * (`getExecutionCancelSignal()` is undefined for them), but it runs the execution-finish handlers
  * at once when a user presses Stop. A handler added after that moment never runs, so the signal
- * is set up when the node's run starts (`watchForStop`, before any request), not when a wait
+ * is set up when the node's run starts (the routing hook's first call, before any request), not when a wait
  * first needs it. The finish fires it; an entry forgotten as idle (a day without a request, far
  * beyond any wait's polls) does not.
  */
@@ -25,11 +25,6 @@ function linkedController(ctx: IExecuteSingleFunctions): AbortController {
 	const controller = new AbortController();
 	linkCancelSignal(ctx, controller);
 	return controller;
-}
-
-/** Called first thing for every item, before anything is sent. */
-export function watchForStop(ctx: IExecuteSingleFunctions): AbortSignal {
-	return executionStopSignal(ctx);
 }
 
 /** The signal that fires when this execution is stopped (or has finished). */

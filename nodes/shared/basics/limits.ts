@@ -1,14 +1,25 @@
 /**
- * The time and size limits of every request the nodes make. One object so that tests can shorten
- * them; users meet the values documented in the README.
+ * The time, retry and size limits of every request the nodes make. One object so that tests can
+ * shorten them; users meet the values documented in the README.
  */
 export const limits = {
 	/** A create that has not answered by then may still have been created: it is never resent. */
 	createTimeoutMs: 60_000,
+	/** Attempts of a create or a Get Result, each after a backoff doubling from the base. */
+	sendAttempts: 5,
+	sendRetryBaseMs: 2000,
 	/** A status check never waits longer than this for its answer (nor past the Timeout). */
 	pollTimeoutMaxMs: 30_000,
+	/** The least time a status check gets to answer, even at the deadline. */
+	pollLastCheckMs: 1000,
+	/** The longest backoff between status checks that meet a passing fault. */
+	pollBackoffMaxMs: 30_000,
 	/** An item's result downloads' time limit: every file, attempt and retry together. */
 	downloadTimeoutMs: 120_000,
+	/** Attempts of one result file, each after a backoff doubling from the base, up to the max. */
+	downloadAttempts: 4,
+	downloadRetryBaseMs: 4000,
+	downloadRetryMaxMs: 30_000,
 	/** Files one item downloads from a result list; the rest are listed as not attached. */
 	downloadMaxFiles: 20,
 	/** Result images larger than this are refused (the service's outputs are far smaller). */
@@ -23,4 +34,15 @@ export const limits = {
 	createRetryAfterMaxMs: 60_000,
 	/** Status checks in a row with a status the spec does not list before the item fails. */
 	unknownStatusGrace: 3,
+	/** An option list the editor loads from the Style Config endpoint. */
+	editorReadTimeoutMs: 15_000,
+};
+
+/** The node's own requests to the user's bucket. */
+export const storageLimits = {
+	/** One PUT or DELETE, answer included. */
+	requestTimeoutMs: 120_000,
+	/** A PUT is idempotent: it is repeated on a network error or a 5xx. */
+	putAttempts: 4,
+	retryBaseMs: 1000,
 };

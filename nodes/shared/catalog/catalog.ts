@@ -2,7 +2,7 @@
  * The Ideal House APIs the package knows, one row each: the name in its paths, its price rule,
  * what its results are, and where its option lists come from. Prices and names follow the API
  * specification (Photo Enhancer, Object Remover) and Ideal House's public API pages (the rest).
- * A row is all the engine needs of an API; its fields live in the node's description files.
+ * A row is all the item's path needs of an API; its fields live in the node's description files.
  */
 
 /** What an API's price depends on. */

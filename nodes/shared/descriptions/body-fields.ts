@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
 /**
  * A resource's body fields are plain n8n parameters, written out as object literals so that a
  * reader and n8n's lint see every property: each is named exactly as the API field, and sent by
- * its own `routing`, beside it. What the generic body check (`engine/body-check.ts`) needs to know
+ * its own `routing`, beside it. What the generic body check (`item/body-check.ts`) needs to know
  * of a field it reads from the field itself: `required`, the static values of an options list
  * (`''` first means "not sent"), a number's `minValue` and `maxValue`, and a name ending in `Url`
  * for the addresses the service downloads. When a resource's fields are shown is said once, for

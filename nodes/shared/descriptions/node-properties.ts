@@ -20,7 +20,7 @@ import { toolDescriptionField } from './tool-description';
  * Remover) has no Resource field and names its create by what it does; a node of several (Ideal
  * House AI) shows one Operation field per resource, each a "Create". Everything after the
  * resources' fields (Wait for Completion, Task ID, Options) is the same on every node, and so is
- * the engine behind them.
+ * the item's path behind them (`item/path.ts`).
  */
 
 export interface NodeLayout {
@@ -43,7 +43,7 @@ function createOperation(resource: Resource): CreateOperation {
 	);
 }
 
-/** The resource's Operation field: its create, routed through the engine with its body check, and Get Result. */
+/** The resource's Operation field: its create, routed to the item's path with its body check, and Get Result. */
 function operationFor(resource: Resource, byResource: boolean): INodeProperties {
 	const create = createOperation(resource);
 	const bodyFields = resource.fields.filter((field) => field.routing);

@@ -20,9 +20,6 @@ import { takeTurn, type Turn } from './turn';
  * answer can ever send a create again.
  */
 
-const MAX_ATTEMPTS = 5;
-const RETRY_BASE_MS = 2000;
-
 /**
  * Sends the create. The first attempt goes in the item's turn; a later one takes a turn of its
  * own, because a create the service refused gave its slot and its credits back. Sent again only
@@ -133,7 +130,7 @@ function waitBeforeSendingAgain(
 	}
 	const fault = error.transient;
 	const repeatable =
-		attempt < MAX_ATTEMPTS &&
+		attempt < limits.sendAttempts &&
 		fault !== undefined &&
 		(operation === 'read' ||
 			(fault.notProcessed && error.taskId === undefined && !error.taskMayExist));
@@ -147,7 +144,7 @@ function waitBeforeSendingAgain(
 	const retryAfterMs = fault.retryAfterMs ?? 0;
 	if (retryAfterMs > limits.createRetryAfterMaxMs)
 		throw rateLimited(ctx, retryAfterMs, error.taskId);
-	return Math.max(backoffMs(RETRY_BASE_MS, attempt), retryAfterMs);
+	return Math.max(backoffMs(limits.sendRetryBaseMs, attempt), retryAfterMs);
 }
 
 function stoppedBeforeSendingAgain(

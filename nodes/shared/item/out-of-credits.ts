@@ -4,7 +4,6 @@ import { API_CODES } from '../basics/api-codes';
 import { clock } from '../basics/clock';
 import { IdealHouseApiError } from '../basics/errors';
 import { PerExecution } from '../basics/per-execution';
-import { accountOfRun } from '../transport/throttle';
 
 /**
  * Once the service has answered a create with 9051 (not enough credits), every other create of
@@ -16,11 +15,6 @@ export const NOT_ENOUGH_CREDITS = 9051;
 
 /** The accounts that ran out in each execution (as digests); an hour unused is far beyond a run's creates. */
 const outOfCredits = new PerExecution<{ since: number }>(60 * 60_000);
-
-/** Where this node run's "out of credits" is kept in its execution: its account. */
-export async function creditsKeyOf(ctx: IExecuteSingleFunctions): Promise<string> {
-	return await accountOfRun(ctx);
-}
 
 /** Called with the code of every create's answer, before its request slot is given back. */
 export function noteAnswerCode(

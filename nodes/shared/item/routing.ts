@@ -7,7 +7,7 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { watchForStop } from '../basics/cancellation';
+import { executionStopSignal } from '../basics/cancellation';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { isToolCall, withAdviceInMessage } from '../results/tool';
 import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
@@ -57,7 +57,7 @@ function itemHook(path: ItemPath) {
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		// First, before anything can wait: a Stop pressed from now on reaches this item.
-		watchForStop(this);
+		executionStopSignal(this);
 		try {
 			return await path(this, requestData.options as IHttpRequestOptions);
 		} catch (error) {

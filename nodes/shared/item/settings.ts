@@ -8,7 +8,7 @@ import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 /**
  * What the user set for one item, read from the node's parameters once, when the item's request
  * cycle starts, and checked there: a value that cannot work names its field before anything is
- * sent or charged. From then on the engine reads this value, never the parameters.
+ * sent or charged. From then on every step reads this value, never the parameters.
  */
 export interface ItemSettings {
 	/** Off: a create's item is the new task, and nothing waits for it. */

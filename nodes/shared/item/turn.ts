@@ -1,10 +1,10 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { toIdealHouseError } from '../basics/errors';
-import { takeRequestSlot } from '../transport/throttle';
+import { accountOfRun, takeRequestSlot } from '../transport/throttle';
 import { envelopeCode, envelopeIn, isRefusal, type ServiceResponse } from '../transport/answers';
 import type { CreditCharge } from './credit-limit';
-import { creditsKeyOf, noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
+import { noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
 
 /**
  * A create's turn: a slot of the account's request budget, then, in one step with nothing
@@ -30,7 +30,8 @@ export async function takeTurn(
 	rate: number,
 	charge: CreditCharge,
 ): Promise<Turn> {
-	const creditsKey = await creditsKeyOf(ctx);
+	// A 9051 is kept per account: what one account ran out of says nothing of another's.
+	const creditsKey = await accountOfRun(ctx);
 	const slot = await takeRequestSlot(ctx, rate);
 	// The credits first: the next item in line, woken by the slot, already counts without them.
 	const cancel = () => {

@@ -18,9 +18,6 @@ import { POLL_INTERVAL, type ItemSettings } from './settings';
  * moments; later polls keep that phase (jitter on every poll would add up and delay results).
  */
 const JITTER_MS = 500;
-const MAX_BACKOFF_MS = 30_000;
-/** The least time a status check gets to answer, even at the deadline. */
-const LAST_CHECK_MS = 1000;
 
 export function pollIntervalMs(options: { pollInterval?: number }): number {
 	const seconds = Number(options.pollInterval ?? POLL_INTERVAL.default);
@@ -175,13 +172,13 @@ export async function waitForTask(
 					method: 'GET',
 					path: resultPath(api),
 					qs: { taskId },
-					timeoutMs: Math.min(Math.max(left, LAST_CHECK_MS), limits.pollTimeoutMaxMs),
+					timeoutMs: Math.min(Math.max(left, limits.pollLastCheckMs), limits.pollTimeoutMaxMs),
 					rate: settings.maxRequestsPerSecond,
 					priority: planner.priority(clock.now()),
 					withdraw: withdrawal.signal,
 					// A check that cannot go out by then (the account held by a Retry-After) would only
 					// stretch the wait past the Timeout.
-					sendBy: deadline + LAST_CHECK_MS,
+					sendBy: deadline + limits.pollLastCheckMs,
 				})
 				.finally(withdrawal.stop);
 			last = taskFromResult(this, data, taskId);
@@ -203,7 +200,7 @@ export async function waitForTask(
 			const fault = failure.transient;
 			if (!fault) throw failure;
 			faults++;
-			const backoff = backoffMs(interval, faults, MAX_BACKOFF_MS);
+			const backoff = backoffMs(interval, faults, limits.pollBackoffMaxMs);
 			// A Retry-After holds a check no longer than it would a create, nor than the account (the
 			// same cap): the task is paid for and may be done by then. A longer one counts as the cap.
 			const retryAfter = Math.min(fault.retryAfterMs ?? 0, limits.createRetryAfterMaxMs);

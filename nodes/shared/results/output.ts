@@ -35,10 +35,6 @@ async function localServiceHost(ctx: IExecuteSingleFunctions): Promise<string | 
 	}
 }
 
-const DOWNLOAD_ATTEMPTS = 4;
-const DOWNLOAD_RETRY_BASE_MS = 4000;
-const DOWNLOAD_RETRY_MAX_MS = 30_000;
-
 /**
  * One result file, downloaded; passing faults are retried with a backoff, as polls are, until
  * the item's download deadline: a host that stalls cannot keep the item waiting once per attempt.
@@ -62,14 +58,14 @@ async function resultFile(
 		(failure, attempt) => {
 			const fault = failure.transient;
 			const wait = Math.min(
-				DOWNLOAD_RETRY_MAX_MS,
-				Math.max(backoffMs(DOWNLOAD_RETRY_BASE_MS, attempt), fault?.retryAfterMs ?? 0),
+				limits.downloadRetryMaxMs,
+				Math.max(backoffMs(limits.downloadRetryBaseMs, attempt), fault?.retryAfterMs ?? 0),
 			);
 			// A retry that could not finish before the deadline is not started.
 			if (
 				failure.stopped ||
 				!fault ||
-				attempt >= DOWNLOAD_ATTEMPTS ||
+				attempt >= limits.downloadAttempts ||
 				clock.now() + wait + 1000 > deadline
 			) {
 				// The download's own retries are spent: a Get Result around it must not start them again.

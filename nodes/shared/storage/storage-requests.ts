@@ -6,6 +6,7 @@ import type {
 
 import { stoppedError } from '../basics/cancellation';
 import type { IdealHouseError } from '../basics/errors';
+import { storageLimits } from '../basics/limits';
 import { guardedRequest, sendGuarded } from '../http/http';
 import { codeInChain, networkCode } from '../http/network';
 import { bodyText } from '../http/responses';
@@ -26,13 +27,6 @@ import {
  * never goes to the storage host. No redirect is followed; every request has a time limit and
  * ends at once on Stop.
  */
-export const storageLimits = {
-	/** One PUT or DELETE, answer included. */
-	requestTimeoutMs: 120_000,
-	/** A PUT is idempotent: it is repeated on a network error or a 5xx. */
-	putAttempts: 4,
-	retryBaseMs: 1000,
-};
 
 async function send(
 	ctx: IExecuteSingleFunctions,

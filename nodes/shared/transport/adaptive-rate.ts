@@ -1,25 +1,8 @@
 /**
- * How fast this process may send to one account, learnt from the service's answers. Several n8n
- * processes (queue-mode workers) on one account share no state: each lowers its own rate when the
- * service throttles it and raises it again while it does not, and together they settle near the
- * account's real limit, which the spec does not show.
- *
- * The shape is the one of AWS's adaptive retry mode (`DefaultRateLimiter`) and of TCP's CUBIC: a
- * multiplicative fall at once on a throttle, to a share of what this process was sending; a
- * quick climb that flattens as it comes back near the rate the throttle came at; a long stay
- * there; then a probe that starts slowly and speeds up the longer the service lets it, so that a
- * process left alone on the account takes the whole of it back.
- *
- * Two things differ from AWS's curve, because here a throttle costs more: the service's
- * Retry-After holds every request of this process on the account, a whole second for a limit
- * counted per second.
- * - The curve comes back to a little under the throttle point, and probes past it over a
- *   minute or two rather than seconds: each probe that passes the limit costs a pause.
- * - A throttle less than a second after a pause ended measures instead of guessing. The
- *   processes that were throttled together resume together and refill the account's window;
- *   what this one got into it before the window was full is its part of the limit, and the rate
- *   falls to that (by two factors of 0.7 at most). Four processes that start together settle in
- *   two or three throttles, where a fixed factor of 0.7 takes four or five, each with its pause.
+ * How fast this process may send to one account, learnt from the service's answers: processes on
+ * one account share no state, so each falls on a throttle and climbs back while it has none, and
+ * together they settle near the account's limit. A CUBIC-like curve that probes past the old limit
+ * slowly, since each throttle pauses the whole account (CONTRIBUTING, "How the request rate adapts").
  */
 
 /**

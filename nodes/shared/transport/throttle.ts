@@ -13,8 +13,6 @@ import { AccountBudget, type PaceSignal } from './account-budget';
 import type { SlotPriority } from './request-order';
 import { PrioritySlots } from './request-order';
 
-export { RequestBudget } from './request-budget';
-
 /**
  * 50 items' creates go out within a second, and 200 tasks can each be polled every 4 s; beyond
  * that, polls are spaced out rather than the service flooded.

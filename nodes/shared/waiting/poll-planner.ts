@@ -1,17 +1,8 @@
 /**
- * When to check one task next: the one interface of `waiting/` for the item's wait.
- *
- * Observed: each check's status, `percentage` and `waitNumber` (tasks ahead), and, through the
- * record that one API's tasks share within a node execution (`queueOf`), how long its tasks run,
- * when they end and how many run at once.
- * Predicted: when the task finishes. A running task ends where its progress reaches 100 %; a
- * queued task with w tasks ahead, one run after its turn, (w div workers) run times after the
- * (w mod workers)-th next end of a worker. The check goes just after that, or once a little
- * before when the prediction leaves more than a second open.
- * Guard rails: never under 3 s after the previous check (the spec); the Poll Interval whenever
- * nothing fits; a predicted wait of at most 30 s; a queued check still waiting for its request
- * slot is withdrawn when its turn moves firmly later (`turnMovedLater`). CONTRIBUTING's "How
- * waiting decides" gives the whole model.
+ * When to check one task next: the one interface of `waiting/` for the item's wait. It checks
+ * where the task's end is predicted (from its progress, or its place in the queue its API's tasks
+ * share in an execution), never under 3 s after the previous check, and falls back to the Poll
+ * Interval when nothing fits. CONTRIBUTING's "How waiting decides" gives the whole model.
  */
 import { PerExecution, type ExecutionOf } from '../basics/per-execution';
 import { QueueObservations } from './queue-observations';
@@ -19,8 +10,6 @@ import type { SlotPriority } from '../transport/request-order';
 import { PollSchedule, type TaskProgress } from './poll-schedule';
 
 export interface PollPlanner {
-	/** How long, from `now`, until the next check is due. Only reads. */
-	waitMs(now: number): number;
 	/** Settles the next check: records the turn it aims at and returns its wait from `now`. */
 	aimNextCheck(now: number): number;
 	/** Records what a check answered at `at`. */

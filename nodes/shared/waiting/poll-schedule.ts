@@ -52,9 +52,10 @@ export class PollSchedule {
 	/** The first reading above 0 % since then: with a later one it gives the pace. */
 	private anchor: { at: number; percentage: number } | undefined;
 	private lastPercentage = 0;
-	private informative = true;
+	/** Whether progress still looks usable for predictions. */
+	protected informative = true;
 	/** By when the task should have finished, from its progress; undefined while unknown. */
-	predictedFinish: number | undefined;
+	protected finishPrediction: number | undefined;
 	/** The earliest it can finish, from the same reading. */
 	private earliestFinish: number | undefined;
 	/** The latest reading that found the task queued, while it still is. */
@@ -83,11 +84,6 @@ export class PollSchedule {
 		private readonly taskKey: string = '',
 	) {
 		this.notStartedAt = createdAt;
-	}
-
-	/** Whether progress still looks usable for predictions. */
-	get usesProgress(): boolean {
-		return this.informative;
 	}
 
 	/** Whether the last poll found the task waiting for its turn. */
@@ -134,17 +130,17 @@ export class PollSchedule {
 		if (percentage === undefined || percentage <= 0 || percentage >= 100) {
 			if (this.lastPercentage > 0) this.informative = false; // went back to 0 or jumped to 100
 			if (percentage === undefined || percentage <= 0) this.notYetStarted(at);
-			this.predictedFinish = undefined;
+			this.finishPrediction = undefined;
 			return;
 		}
 		if (percentage < this.lastPercentage) this.informative = false;
 		this.lastPercentage = percentage;
 		const window = this.informative ? this.finishWindow(at, percentage) : undefined;
 		if (!window) {
-			this.predictedFinish = undefined;
+			this.finishPrediction = undefined;
 			return;
 		}
-		const previous = this.predictedFinish;
+		const previous = this.finishPrediction;
 		const earlier = this.earliestFinish ?? 0;
 		const tolerance = Math.max(
 			AGREEMENT_MIN_MS,
@@ -157,10 +153,10 @@ export class PollSchedule {
 		) {
 			// The new reading does not fit the earlier one: progress is not linear.
 			this.informative = false;
-			this.predictedFinish = undefined;
+			this.finishPrediction = undefined;
 			return;
 		}
-		this.predictedFinish = window.latest;
+		this.finishPrediction = window.latest;
 		this.earliestFinish = window.earliest;
 		// Another task's run time may not be this one's: its own next reading is not held to it.
 		this.borrowedPrediction = window.borrowed === true;
@@ -174,8 +170,8 @@ export class PollSchedule {
 	private recordEnded(previousPollAt: number, at: number, plan: Window | undefined): void {
 		if (!this.observations) return;
 		const predicted =
-			this.predictedFinish !== undefined
-				? { lo: this.earliestFinish ?? this.predictedFinish, hi: this.predictedFinish }
+			this.finishPrediction !== undefined
+				? { lo: this.earliestFinish ?? this.finishPrediction, hi: this.finishPrediction }
 				: plan;
 		this.observations.forgetTentative(this.taskKey);
 		const lo = Math.max(previousPollAt, predicted?.lo ?? previousPollAt);
@@ -190,7 +186,7 @@ export class PollSchedule {
 		this.notStartedAt = at;
 		this.sawNotStarted = true;
 		this.anchor = undefined;
-		this.predictedFinish = undefined;
+		this.finishPrediction = undefined;
 	}
 
 	/**
@@ -280,11 +276,6 @@ export class PollSchedule {
 		};
 	}
 
-	/** How long to wait, from `now`, before the next poll. Only reads. */
-	waitMs(now: number): number {
-		return this.plan(now).waitMs;
-	}
-
 	/** Records the turn the next check aims at (its answer is judged against it); returns its wait. */
 	aimNextCheck(now: number): number {
 		const plan = this.plan(now);
@@ -305,7 +296,7 @@ export class PollSchedule {
 		return this.observations?.onChange(listener) ?? (() => undefined);
 	}
 
-	private plan(now: number): { waitMs: number; turn?: Turn } {
+	protected plan(now: number): { waitMs: number; turn?: Turn } {
 		if (this.lastPollAt === undefined) {
 			return { waitMs: Math.max(0, this.createdAt + this.firstWaitMs - now) };
 		}
@@ -322,15 +313,15 @@ export class PollSchedule {
 					? queued.lo - REFINE_LEAD_MS
 					: queued.hi + MARGIN_MS;
 		} else if (
-			this.predictedFinish !== undefined &&
-			this.predictedFinish - earliest > REFINE_ABOVE_MS &&
+			this.finishPrediction !== undefined &&
+			this.finishPrediction - earliest > REFINE_ABOVE_MS &&
 			earliest - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
 		) {
 			// A closer reading, early enough that the poll it aims still comes after the finish.
 			target = Math.min(earliest - REFINE_LEAD_MS, now + MAX_PREDICTED_WAIT_MS);
-		} else if (this.predictedFinish !== undefined) {
-			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.predictedFinish - now);
-			target = Math.min(this.predictedFinish + margin, now + MAX_PREDICTED_WAIT_MS);
+		} else if (this.finishPrediction !== undefined) {
+			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.finishPrediction - now);
+			target = Math.min(this.finishPrediction + margin, now + MAX_PREDICTED_WAIT_MS);
 		}
 		// Whole milliseconds, rounded up: never a moment early.
 		const wait = Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now);
@@ -339,8 +330,8 @@ export class PollSchedule {
 
 	/** The place of this task's next poll when requests have to wait for the budget. */
 	priority(now: number): SlotPriority {
-		if (this.predictedFinish !== undefined && now >= this.predictedFinish) {
-			return { rank: 'likelyDone', age: this.predictedFinish };
+		if (this.finishPrediction !== undefined && now >= this.finishPrediction) {
+			return { rank: 'likelyDone', age: this.finishPrediction };
 		}
 		// A queued task whose turn should be over by now counts as likely done too.
 		if (this.queued && this.aimedTurn && now >= this.aimedTurn.hi) {
