@@ -5,12 +5,8 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { givesCreditsBack } from '../nodes/shared/item/credit-limit';
-import {
-	IdealHouseApiError,
-	IdealHouseItemError,
-	type ErrorMeaning,
-} from '../nodes/shared/basics/errors';
+import { givesCreditsBack, type Outcome } from '../nodes/shared/basics/outcome';
+import { IdealHouseApiError, IdealHouseItemError } from '../nodes/shared/basics/errors';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,
@@ -316,41 +312,41 @@ describe('Credit Limit', () => {
 
 	describe('which failed creates give their credits back', () => {
 		const node = { name: 'Ideal House', type: 'n8n-nodes-ideal-house.photoEnhancer' } as INode;
-		const apiError = (meaning: ErrorMeaning) =>
-			new IdealHouseApiError(node, { message: 'x' }, { message: 'x' }, meaning);
-		const itemError = (meaning: ErrorMeaning) => new IdealHouseItemError(node, 'x', {}, meaning);
+		const apiError = (outcome: Outcome) =>
+			new IdealHouseApiError(node, { message: 'x' }, { message: 'x' }, outcome);
+		const itemError = (outcome: Outcome) => new IdealHouseItemError(node, 'x', {}, outcome);
 
 		test.each([
 			[
 				'a task that ended Failed (the service refunded it)',
-				apiError({ taskId: '1', refunded: true }),
+				apiError({ kind: 'finished', taskId: '1', creditsCharged: 0, refunded: true }),
 				true,
 			],
 			[
 				'the service refused the create (9051, 1011 …)',
-				apiError({ apiCode: 9051, notActedOn: true }),
+				apiError({ kind: 'refused', apiCode: 9051 }),
 				true,
 			],
 			[
 				'HTTP 429 after the last attempt',
-				apiError({ transient: { reason: 'HTTP 429', notProcessed: true } }),
+				apiError({ kind: 'refused', retry: { reason: 'HTTP 429' } }),
 				true,
 			],
-			['Stop before the request left', itemError({ stopped: true, notActedOn: true }), true],
+			['Stop before the request left', itemError({ kind: 'neverSent', stopped: true }), true],
 			[
 				'a task that exists (timeout, Stop while waiting)',
-				itemError({ taskId: '1', stopped: true }),
+				itemError({ kind: 'created', taskId: '1', stopped: true }),
 				false,
 			],
-			['an answer without a usable task id', apiError({ taskMayExist: true }), false],
+			['an answer without a usable task id', apiError({ kind: 'maybeActed' }), false],
 			[
 				'HTTP 502 (the service may have acted)',
-				apiError({ transient: { reason: 'HTTP 502', notProcessed: false } }),
+				apiError({ kind: 'maybeActed', retry: { reason: 'HTTP 502' } }),
 				false,
 			],
-			['Stop after the request left', itemError({ stopped: true, requestSent: true }), false],
+			['Stop after the request left', itemError({ kind: 'maybeActed', stopped: true }), false],
 		])('%s', (_case, error, back) => {
-			expect(givesCreditsBack(error)).toBe(back);
+			expect(givesCreditsBack(error.outcome)).toBe(back);
 		});
 	});
 });

@@ -49,12 +49,6 @@ function expectNoKey(value: unknown) {
 
 const ctx = itemContext(2);
 
-function expectNoMeaning(error: IdealHouseError): void {
-	expect([error.transient, error.stopped, error.requestSent, error.taskId, error.refunded]).toEqual(
-		[undefined, undefined, undefined, undefined, undefined],
-	);
-}
-
 function socketError(code: string, nested = false): Error {
 	const inner = Object.assign(new Error(`socket ${code}`), { code });
 	return nested ? Object.assign(new Error('request failed'), { cause: inner }) : inner;
@@ -506,9 +500,9 @@ describe('Continue on Fail and the error output', () => {
 });
 
 /*
- * What each error means to the request cycle: may it be sent again (transient), did the service
- * certainly not act (notProcessed), was it Stop, which task, what it cost. The engine-level tests
- * above show the decisions; these pin the classification.
+ * What each error's request came to (its outcome): may it be sent again (retry), did the service
+ * certainly not act (never sent, refused), was it Stop, which task, what it cost. The
+ * engine-level tests above show the decisions; these pin the classification.
  */
 
 describe('network faults', () => {
@@ -517,8 +511,7 @@ describe('network faults', () => {
 		(code) => {
 			const error = networkError.call(ctx, socketError(code));
 			expect(error).toBeInstanceOf(IdealHouseApiError);
-			expect(error.transient).toEqual({ reason: code, notProcessed: true });
-			expect(error.stopped).toBeUndefined();
+			expect(error.outcome).toEqual({ kind: 'neverSent', retry: { reason: code } });
 		},
 	);
 
@@ -530,21 +523,21 @@ describe('network faults', () => {
 		'ECONNABORTED',
 		'EHOSTUNREACH',
 	])('%s may come after the service acted: transient, but not "not processed"', (code) => {
-		expect(networkError.call(ctx, socketError(code)).transient).toEqual({
-			reason: code,
-			notProcessed: false,
+		expect(networkError.call(ctx, socketError(code)).outcome).toEqual({
+			kind: 'maybeActed',
+			retry: { reason: code },
 		});
 	});
 
 	test('the code is found under the error that wraps it', () => {
-		expect(networkError.call(ctx, socketError('ECONNRESET', true)).transient?.reason).toBe(
+		expect(networkError.call(ctx, socketError('ECONNRESET', true)).outcome.retry?.reason).toBe(
 			'ECONNRESET',
 		);
 	});
 
 	test('a cancelled request and an unknown failure are no passing faults', () => {
-		expect(networkError.call(ctx, socketError('ERR_CANCELED')).transient).toBeUndefined();
-		expect(networkError.call(ctx, new Error('something else')).transient).toBeUndefined();
+		expect(networkError.call(ctx, socketError('ERR_CANCELED')).outcome.retry).toBeUndefined();
+		expect(networkError.call(ctx, new Error('something else')).outcome.retry).toBeUndefined();
 	});
 });
 
@@ -553,7 +546,7 @@ describe('answers of the service', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(ctx, httpResponse(302, '', { location: 'http://elsewhere.example/x' })),
 		);
-		expect(error.transient).toBeUndefined();
+		expect(error.outcome.retry).toBeUndefined();
 		expect(error.message).toContain('redirect to elsewhere.example');
 	});
 
@@ -564,10 +557,10 @@ describe('answers of the service', () => {
 				httpResponse(200, '{"code":1003,"message":"busy","data":null}', { 'retry-after': '2' }),
 			),
 		);
-		expect(error.transient).toEqual({
-			reason: 'code 1003',
-			notProcessed: true,
-			retryAfterMs: 2000,
+		expect(error.outcome).toEqual({
+			kind: 'refused',
+			apiCode: 1003,
+			retry: { reason: 'code 1003', afterMs: 2000 },
 		});
 	});
 
@@ -575,24 +568,28 @@ describe('answers of the service', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(ctx, httpResponse(502, '{"code":1003,"message":"busy","data":null}')),
 		);
-		expect(error.transient).toEqual({ reason: 'HTTP 502', notProcessed: false });
+		expect(error.outcome).toEqual({
+			kind: 'maybeActed',
+			apiCode: 1003,
+			retry: { reason: 'HTTP 502' },
+		});
 	});
 
 	test('HTTP 429 was refused before the service acted; a 5xx may not have been', () => {
-		expect(
-			thrownBy(() => readEnvelope.call(ctx, httpResponse(429, ''))).transient?.notProcessed,
-		).toBe(true);
-		expect(
-			thrownBy(() => readEnvelope.call(ctx, httpResponse(503, ''))).transient?.notProcessed,
-		).toBe(false);
+		expect(thrownBy(() => readEnvelope.call(ctx, httpResponse(429, ''))).outcome).toMatchObject({
+			kind: 'refused',
+			retry: { reason: 'HTTP 429' },
+		});
+		expect(thrownBy(() => readEnvelope.call(ctx, httpResponse(503, ''))).outcome).toMatchObject({
+			kind: 'maybeActed',
+			retry: { reason: 'HTTP 503' },
+		});
 	});
 
 	test('an unreadable 200 body is transient, and the service may have acted', () => {
-		expect(
-			thrownBy(() => readEnvelope.call(ctx, httpResponse(200, '{"code":0'))).transient,
-		).toEqual({
-			reason: 'unreadable response body',
-			notProcessed: false,
+		expect(thrownBy(() => readEnvelope.call(ctx, httpResponse(200, '{"code":0'))).outcome).toEqual({
+			kind: 'maybeActed',
+			retry: { reason: 'unreadable response body' },
 		});
 	});
 
@@ -600,23 +597,22 @@ describe('answers of the service', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(ctx, httpResponse(200, `{"code":${code},"message":"m","data":null}`)),
 		);
-		expect(error.transient).toBeUndefined();
+		expect(error.outcome).toEqual({ kind: 'refused', apiCode: code });
 		expect(error.context.itemIndex).toBe(2);
 	});
 });
 
 describe('errors of the node itself', () => {
 	test('Stop is marked stopped, never transient, and keeps what the caller says of the request', () => {
-		const error = stoppedError(ctx, 'stopped', undefined, { requestSent: true });
+		const error = stoppedError(ctx, 'stopped', undefined, { kind: 'maybeActed' });
 		expect(error).toBeInstanceOf(IdealHouseItemError);
-		expect(error).toMatchObject({ stopped: true, requestSent: true });
-		expect(error.transient).toBeUndefined();
+		expect(error.outcome).toEqual({ kind: 'maybeActed', stopped: true });
 	});
 
 	test('a refused field has no meaning beyond its message: nothing was sent', () => {
 		const error = fieldError(ctx, 'Image URL', 'must be a URL');
 		expect(error.message).toBe('Image URL must be a URL [item 2]');
-		expectNoMeaning(error);
+		expect(error.outcome).toEqual({ kind: 'neverSent' });
 	});
 
 	test('a Failed task names its id, costs nothing and says it was refunded', async () => {
@@ -625,12 +621,12 @@ describe('errors of the node itself', () => {
 			.call(ctx, APIS.photoEnhancer, failed as never, { result: false, property: 'data' }, 10)
 			.catch((caught: unknown) => caught)) as IdealHouseError;
 		expect(error).toBeInstanceOf(IdealHouseApiError);
-		expect(error).toMatchObject({
+		expect(error.outcome).toEqual({
+			kind: 'finished',
 			taskId: '1839201938475628544',
 			creditsCharged: 0,
 			refunded: true,
 		});
-		expect(error.transient).toBeUndefined();
 		expect(error.message).toContain('refunded');
 	});
 });
@@ -645,7 +641,8 @@ describe('toIdealHouseError', () => {
 		const error = toIdealHouseError(ctx, new TypeError('boom'));
 		expect(error).toBeInstanceOf(IdealHouseItemError);
 		expect(error.message).toBe('boom');
-		expectNoMeaning(error);
+		// Nothing is known of its request: the service may have acted on it.
+		expect(error.outcome).toEqual({ kind: 'maybeActed' });
 		expect(toIdealHouseError(ctx, 'text thrown').message).toBe('text thrown');
 	});
 

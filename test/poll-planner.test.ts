@@ -329,7 +329,7 @@ describe('a withdrawn check, at the request budget', () => {
 		const order: string[] = [];
 		void create.then(() => order.push(`create@${now - T0}`));
 		withdraw.abort();
-		await expect(check).rejects.toMatchObject({ withdrawn: true, notActedOn: true });
+		await expect(check).rejects.toMatchObject({ outcome: { kind: 'withdrawn' } });
 		inFlight(); // answered: its slot frees a second later
 		await create;
 		expect(order).toEqual(['create@1000']);

@@ -26,7 +26,7 @@ describe('readEnvelope', () => {
 			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins',
 		);
 		expect(error.context.itemIndex).toBe(3);
-		expect(error.transient).toBeUndefined();
+		expect(error.outcome).toEqual({ kind: 'refused', apiCode: 9051 });
 	});
 
 	test.each([
@@ -36,20 +36,23 @@ describe('readEnvelope', () => {
 		[httpResponse(200, '{"code":0,"message":"ok","da'), 'unreadable response body'],
 		[httpResponse(200, '<html>proxy</html>'), 'unreadable response body'],
 	])('passing faults are marked transient (%#)', (res, reason) => {
-		expect(thrownBy(() => readEnvelope.call(ctx, res)).transient?.reason).toBe(reason);
+		expect(thrownBy(() => readEnvelope.call(ctx, res)).outcome.retry?.reason).toBe(reason);
 	});
 
 	test('Retry-After is read in seconds', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(ctx, httpResponse(429, 'slow', { 'retry-after': '7' })),
 		);
-		expect(error.transient).toEqual({ reason: 'HTTP 429', retryAfterMs: 7000, notProcessed: true });
+		expect(error.outcome).toEqual({
+			kind: 'refused',
+			retry: { reason: 'HTTP 429', afterMs: 7000 },
+		});
 	});
 
 	test('a 4xx without envelope is final', () => {
 		const error = thrownBy(() => readEnvelope.call(ctx, httpResponse(404, 'Not Found')));
 		expect(error.message).toBe('Ideal House answered HTTP 404: Not Found');
-		expect(error.transient).toBeUndefined();
+		expect(error.outcome.retry).toBeUndefined();
 	});
 });
 

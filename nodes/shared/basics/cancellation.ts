@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { IdealHouseItemError, type ErrorMeaning } from './errors';
+import { IdealHouseItemError } from './errors';
+import type { Outcome } from './outcome';
 import { PerExecution } from './per-execution';
 
 /**
@@ -36,17 +37,20 @@ export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
 	return stops.get(ctx, '', () => linkedController(ctx)).signal;
 }
 
-/** The error of an item ended by Stop; `message` says what was going on. Never retried. */
+/**
+ * The error of an item ended by Stop; `message` says what was going on, `cameTo` what its request
+ * had come to by then. Never retried.
+ */
 export function stoppedError(
 	ctx: IExecuteSingleFunctions,
 	message: string,
-	description?: string,
-	meaning: ErrorMeaning = {},
+	description: string | undefined,
+	cameTo: Outcome,
 ): IdealHouseItemError {
 	return new IdealHouseItemError(
 		ctx.getNode(),
 		message,
 		{ itemIndex: ctx.getItemIndex(), description },
-		{ ...meaning, stopped: true },
+		{ ...cameTo, stopped: true },
 	);
 }

@@ -14,10 +14,12 @@ export function fieldError(
 	description?: string,
 ): IdealHouseItemError {
 	const itemIndex = ctx.getItemIndex();
-	return new IdealHouseItemError(ctx.getNode(), `${field} ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description,
-	});
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		`${field} ${problem} [item ${itemIndex}]`,
+		{ itemIndex, description },
+		{ kind: 'neverSent' },
+	);
 }
 
 export function isHttpUrl(value: string): boolean {

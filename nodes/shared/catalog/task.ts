@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { IdealHouseApiError, type ErrorMeaning } from '../basics/errors';
+import { IdealHouseApiError } from '../basics/errors';
+import type { Outcome } from '../basics/outcome';
 import { bounded, redact } from '../basics/redact';
 import { fieldError } from '../basics/validation';
 
@@ -96,7 +97,7 @@ export function resultUrls(task: Task): string[] {
 function unexpected(
 	ctx: IExecuteSingleFunctions,
 	what: string,
-	meaning?: ErrorMeaning,
+	outcome: Outcome,
 ): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
@@ -107,7 +108,7 @@ function unexpected(
 				'The service answered in a shape this node does not know. Check the credential’s base URL.',
 			itemIndex: ctx.getItemIndex(),
 		},
-		meaning,
+		outcome,
 	);
 }
 
@@ -143,7 +144,7 @@ export function taskIdFromCreate(
 				"The task may have been created and charged. If the data above holds the task's id, fetch the task with the Get Result operation; otherwise check the account's task list before running this item again.",
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ taskMayExist: true },
+		{ kind: 'maybeActed' },
 	);
 }
 
@@ -160,22 +161,25 @@ export function taskFromResult(
 ): Task {
 	if (typeof data !== 'object' || data === null || Array.isArray(data)) {
 		throw unexpected(ctx, `the result call returned no task (data: ${quoted(data, secrets)})`, {
-			transient: { reason: 'no task in the answer', notProcessed: true },
+			kind: 'created',
 			taskId: askedId,
+			retry: { reason: 'no task in the answer' },
 		});
 	}
 	const raw = data as IDataObject;
 	const id = toTaskId(raw.id);
 	if (id === undefined || typeof raw.status !== 'string') {
 		throw unexpected(ctx, 'the task has no id or status', {
-			transient: { reason: 'a task without id or status', notProcessed: true },
+			kind: 'created',
 			taskId: askedId,
+			retry: { reason: 'a task without id or status' },
 		});
 	}
 	if (id.replace(/^0+(?=\d)/, '') !== askedId.replace(/^0+(?=\d)/, '')) {
 		throw unexpected(ctx, `asked for task ${askedId}, the answer is about task ${id}`, {
-			transient: { reason: `an answer about task ${id}`, notProcessed: true },
+			kind: 'created',
 			taskId: askedId,
+			retry: { reason: `an answer about task ${id}` },
 		});
 	}
 	return { ...raw, id, status: raw.status, output: (raw.output as Task['output']) ?? null };

@@ -1,4 +1,4 @@
-import type { TransientFault } from '../basics/errors';
+import type { Outcome } from '../basics/outcome';
 import { redact } from '../basics/redact';
 
 /** The codes of a request that failed on the way: no answer came back. */
@@ -36,13 +36,12 @@ export function codeInChain(error: unknown, accept: (code: string) => boolean): 
 }
 
 /**
- * Whether a network failure may pass. A cancelled request is no passing fault; only a refused
- * connection or an unknown host prove that it was never sent.
+ * What a request that failed on the way came to. A cancelled request or an unknown failure is no
+ * passing fault; only a refused connection or an unknown host prove that it was never sent.
  */
-export function networkFault(code: string | undefined): TransientFault | undefined {
-	return code && code !== 'ERR_CANCELED'
-		? { reason: code, notProcessed: NEVER_SENT_CODES.has(code) }
-		: undefined;
+export function networkOutcome(code: string | undefined): Outcome {
+	if (!code || code === 'ERR_CANCELED') return { kind: 'maybeActed' };
+	return { kind: NEVER_SENT_CODES.has(code) ? 'neverSent' : 'maybeActed', retry: { reason: code } };
 }
 
 /**

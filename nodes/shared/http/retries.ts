@@ -4,12 +4,22 @@ import { executionStopSignal } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 
+/** After a failed attempt: wait this long and try again, or end with this error. */
+export type RetryDecision = { retryInMs: number } | { giveUp: Error };
+
+/** The rule of one request's retries. */
+export interface RetryPolicy {
+	/** Decides from the error's outcome and the attempt number. */
+	next(error: IdealHouseError, attemptNumber: number): RetryDecision;
+	/** The error the item ends with when Stop comes while it waits to try again. */
+	stoppedWhileWaiting(last: IdealHouseError): Error;
+}
+
 /**
  * The one retry loop of a single request (a create, a Get Result, a result download, a photo's
- * upload to the user's bucket): try, and on a failure let the caller's rule decide, from the
- * error's own meaning and the attempt number, whether to give up (the rule throws) or how long to
- * wait before the next attempt. A wait ends early when the execution is stopped; the item then
- * ends with `onStop`'s error.
+ * upload to the user's bucket): try, and on a failure let the request's policy decide, from the
+ * error's outcome and the attempt number, to give up or to wait before the next attempt. A wait
+ * ends early when the execution is stopped.
  *
  * The poller has no loop of this kind: a status check that meets a passing fault is simply the
  * next poll, planned by the same loop that plans every poll, later by the backoff below.
@@ -17,16 +27,16 @@ import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
 export async function withRetries<T>(
 	ctx: IExecuteSingleFunctions,
 	attempt: (attemptNumber: number) => Promise<T>,
-	waitBeforeNext: (error: IdealHouseError, attemptNumber: number) => number,
-	onStop: (error: IdealHouseError) => Error,
+	policy: RetryPolicy,
 ): Promise<T> {
 	for (let attemptNumber = 1; ; attemptNumber++) {
 		try {
 			return await attempt(attemptNumber);
 		} catch (caught) {
 			const error = toIdealHouseError(ctx, caught);
-			const waitMs = waitBeforeNext(error, attemptNumber);
-			if (!(await pause(ctx, waitMs))) throw onStop(error);
+			const decision = policy.next(error, attemptNumber);
+			if ('giveUp' in decision) throw decision.giveUp;
+			if (!(await pause(ctx, decision.retryInMs))) throw policy.stoppedWhileWaiting(error);
 		}
 	}
 }

@@ -4,11 +4,11 @@ import { stoppedError } from '../basics/cancellation';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
 import { limits } from '../basics/limits';
+import { final, mayRepeatRead, mayResendCreate, type Outcome } from '../basics/outcome';
 import { taskFromResult, taskIdFromCreate, toTaskId, type Task } from '../catalog/task';
-import { backoffMs, withRetries } from '../http/retries';
+import { backoffMs, withRetries, type RetryDecision, type RetryPolicy } from '../http/retries';
 import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/answers';
 import { sendInSlot, sendToService } from '../transport/send';
-import { aboutTask } from './created-task';
 import type { CreditCharge } from './credit-limit';
 import type { Operation } from './settings';
 import { takeTurn, type Turn } from './turn';
@@ -23,8 +23,8 @@ import { takeTurn, type Turn } from './turn';
 /**
  * Sends the create. The first attempt goes in the item's turn; a later one takes a turn of its
  * own, because a create the service refused gave its slot and its credits back. Sent again only
- * when the service certainly did not act on it, and never once the answer named a task. Returns
- * the new task's id.
+ * when its outcome says the service certainly did not act on it, and never once the answer named
+ * a task. Returns the new task's id.
  */
 export async function sendCreate(
 	ctx: IExecuteSingleFunctions,
@@ -36,28 +36,33 @@ export async function sendCreate(
 	const body = request.body as IDataObject;
 	// n8n's helper would write a long integer as JavaScript rounds it: the text is ours then.
 	const sent = holdsLongInteger(body) ? { ...request, body: writeJsonBody(body) } : request;
-	let firstTurn: Turn | undefined = turn;
 	return await withRetries(
 		ctx,
-		async () => {
-			const inTurn = firstTurn ?? (await takeTurn(ctx, rate, charge));
-			firstTurn = undefined;
-			inTurn.stillOpen();
-			const response = await sendToService(ctx, sent, limits.createTimeoutMs).then(
-				(answer) => {
-					inTurn.answered(answer);
-					return answer;
-				},
-				(error) => {
-					inTurn.answered();
-					throw error;
-				},
-			);
-			return taskIdFromCreate(ctx, createdData(ctx, response), response.secrets);
-		},
-		(error, attempt) => waitBeforeSendingAgain(ctx, 'create', error, attempt),
-		(error) => stoppedBeforeSendingAgain(ctx, 'create', error),
+		async (attempt) =>
+			await createOnce(ctx, sent, attempt === 1 ? turn : await takeTurn(ctx, rate, charge)),
+		sendAgainPolicy(ctx, 'create'),
 	);
+}
+
+/** One attempt of a create, in its turn: the send, then its answer read into a task id. */
+async function createOnce(
+	ctx: IExecuteSingleFunctions,
+	sent: IHttpRequestOptions,
+	turn: Turn,
+): Promise<string> {
+	turn.stillOpen();
+	let response: ServiceResponse | undefined;
+	let failed: Outcome | undefined;
+	try {
+		response = await sendToService(ctx, sent, limits.createTimeoutMs);
+		return taskIdFromCreate(ctx, createdData(ctx, response), response.secrets);
+	} catch (error) {
+		const failure = toIdealHouseError(ctx, error);
+		failed = failure.outcome;
+		throw failure;
+	} finally {
+		turn.answered(response, failed);
+	}
 }
 
 /** Get Result's one read, each attempt in its own slot of the request budget. */
@@ -74,15 +79,10 @@ export async function sendRead(
 				timeoutMs: limits.pollTimeoutMaxMs,
 				rate,
 			});
-			try {
-				const data = readEnvelope.call(ctx, response, response.secrets);
-				return taskFromResult(ctx, data, taskId, response.secrets);
-			} catch (error) {
-				throw aboutTask(ctx, error, taskId);
-			}
+			const data = readEnvelope.call(ctx, response, response.secrets, { taskId });
+			return taskFromResult(ctx, data, taskId, response.secrets);
 		},
-		(error, attempt) => waitBeforeSendingAgain(ctx, 'read', error, attempt),
-		(error) => stoppedBeforeSendingAgain(ctx, 'read', error),
+		sendAgainPolicy(ctx, 'read'),
 	);
 }
 
@@ -90,83 +90,80 @@ export async function sendRead(
  * The `data` of a create's answer. An envelope of code 0 that names a task is a created task
  * whatever the HTTP status around it (a gateway may put a 429 or a 5xx on the service's own
  * answer), and is never sent again. An error envelope that still carries a task id may stand
- * for a task that exists: it is never sent again either.
+ * for a task that exists: its outcome says so where it is read (`readEnvelope`).
  */
 function createdData(ctx: IExecuteSingleFunctions, response: ServiceResponse): unknown {
 	try {
-		return readEnvelope.call(ctx, response, response.secrets);
+		return readEnvelope.call(ctx, response, response.secrets, 'create');
 	} catch (error) {
 		const envelope = envelopeIn(response.body);
-		const id = envelope ? toTaskId(envelope.data) : undefined;
+		const id = envelope?.code === 0 ? toTaskId(envelope.data) : undefined;
 		if (envelope === undefined || id === undefined) throw toIdealHouseError(ctx, error);
-		if (envelope.code === 0) {
-			ctx.logger.warn(
-				`Ideal House answered a create with HTTP ${response.statusCode} but code 0 and task ${id}: the task was created (execution ${ctx.getExecutionId()}, node "${ctx.getNode().name}", item ${ctx.getItemIndex()})`,
-				{ taskId: id, itemIndex: ctx.getItemIndex() },
-			);
-			return envelope.data;
-		}
-		const failure = toIdealHouseError(ctx, error);
-		failure.transient = undefined;
-		failure.taskMayExist = true;
-		failure.description =
-			`${failure.description ?? ''} The answer named task ${id}, so that task may have been created and charged: fetch it with the Get Result operation before running this item again.`.trim();
-		throw failure;
+		ctx.logger.warn(
+			`Ideal House answered a create with HTTP ${response.statusCode} but code 0 and task ${id}: the task was created (execution ${ctx.getExecutionId()}, node "${ctx.getNode().name}", item ${ctx.getItemIndex()})`,
+			{ taskId: id, itemIndex: ctx.getItemIndex() },
+		);
+		return envelope.data;
 	}
 }
 
 /**
- * After a failed attempt: how long to wait before sending again, or (thrown) how the item ends.
- * A read is repeated on any passing fault; a create only when the service certainly did not act.
+ * A request's retries: a read is repeated on any passing fault; a create only when its outcome
+ * says the service certainly did not act on it.
  */
-function waitBeforeSendingAgain(
+function sendAgainPolicy(ctx: IExecuteSingleFunctions, operation: Operation): RetryPolicy {
+	return {
+		next: (error, attempt) => afterFailedAttempt(ctx, operation, error, attempt),
+		stoppedWhileWaiting: (last) => stoppedBeforeSendingAgain(ctx, operation, last),
+	};
+}
+
+function afterFailedAttempt(
 	ctx: IExecuteSingleFunctions,
 	operation: Operation,
 	error: IdealHouseError,
 	attempt: number,
-): number {
-	if (error.stopped) {
-		throw operation === 'create' && error.requestSent && !error.taskId ? stoppedCreate(ctx) : error;
+): RetryDecision {
+	const { outcome } = error;
+	if (outcome.stopped) {
+		const cutOff = operation === 'create' && outcome.kind === 'maybeActed';
+		return { giveUp: cutOff ? stoppedCreate(ctx) : error };
 	}
-	const fault = error.transient;
-	const repeatable =
-		attempt < limits.sendAttempts &&
-		fault !== undefined &&
-		(operation === 'read' ||
-			(fault.notProcessed && error.taskId === undefined && !error.taskMayExist));
-	if (!repeatable) {
-		if (operation === 'create' && fault && !fault.notProcessed && error.taskId === undefined) {
+	const repeatable = operation === 'read' ? mayRepeatRead(outcome) : mayResendCreate(outcome);
+	if (!repeatable || attempt >= limits.sendAttempts) {
+		if (operation === 'create' && outcome.retry && outcome.kind === 'maybeActed') {
 			error.description =
 				`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
 		}
-		throw error;
+		return { giveUp: error };
 	}
-	const retryAfterMs = fault.retryAfterMs ?? 0;
-	if (retryAfterMs > limits.createRetryAfterMaxMs)
-		throw rateLimited(ctx, retryAfterMs, error.taskId);
-	return Math.max(backoffMs(limits.sendRetryBaseMs, attempt), retryAfterMs);
+	const retryAfterMs = outcome.retry?.afterMs ?? 0;
+	if (retryAfterMs > limits.createRetryAfterMaxMs) {
+		return { giveUp: rateLimited(ctx, retryAfterMs, final(outcome)) };
+	}
+	return { retryInMs: Math.max(backoffMs(limits.sendRetryBaseMs, attempt), retryAfterMs) };
 }
 
 function stoppedBeforeSendingAgain(
 	ctx: IExecuteSingleFunctions,
 	operation: Operation,
-	error: IdealHouseError,
+	last: IdealHouseError,
 ): IdealHouseError {
 	return stoppedError(
 		ctx,
 		'Execution stopped before the request was sent again',
 		operation === 'create'
-			? `Nothing was created for this item: the last attempt was refused (${error.transient?.reason}).`
+			? `Nothing was created for this item: the last attempt was refused (${last.outcome.retry?.reason}).`
 			: undefined,
-		{ taskId: error.taskId, notActedOn: operation === 'create' },
+		final(last.outcome),
 	);
 }
 
-/** A Retry-After too long to wait for inside a run: the item fails, nothing was created. */
+/** A Retry-After too long to wait for inside a run: the item fails, and its last attempt's outcome stands. */
 function rateLimited(
 	ctx: IExecuteSingleFunctions,
 	retryAfterMs: number,
-	taskId?: string,
+	outcome: Outcome,
 ): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
@@ -177,7 +174,7 @@ function rateLimited(
 			httpCode: '429',
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ taskId, notActedOn: true },
+		outcome,
 	);
 }
 
@@ -187,5 +184,6 @@ function stoppedCreate(ctx: IExecuteSingleFunctions): IdealHouseError {
 		ctx,
 		'Execution stopped while the task was being created',
 		"The create request was already sent, so the task may have been created and charged: check the account's task list before running this item again.",
+		{ kind: 'maybeActed' },
 	);
 }

@@ -1,15 +1,15 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import type { IdealHouseApi } from '../catalog/catalog';
-import { price } from '../catalog/credits';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { aboutTask, taskOf, type NamedTask } from '../basics/outcome';
 
 /**
  * The task is paid for from here on. While the node waits, its id exists only in this process,
  * so it goes to n8n's log at once: if the process dies (a queue-mode worker killed mid-run), the
  * log is where the id can still be found and the task finished with Get Result.
  */
-function logCreated(ctx: IExecuteSingleFunctions, api: IdealHouseApi, taskId: string): void {
+export function logCreated(ctx: IExecuteSingleFunctions, api: IdealHouseApi, taskId: string): void {
 	const where = {
 		executionId: ctx.getExecutionId(),
 		workflowId: ctx.getWorkflow().id,
@@ -28,66 +28,44 @@ function creditsInWords(credits: number | null): string {
 	return `${credits} credit${credits === 1 ? '' : 's'} charged`;
 }
 
-/** A failure about a task that exists: it names the task and what it cost. */
-export function aboutTask(
+/** The task an item created: its id, and what it costs the account (`null`: not published). */
+export interface CreatedTask {
+	taskId: string;
+	creditsCharged: number | null;
+}
+
+/**
+ * Whatever ends the item once its task exists (an item error, a thrown exception, Stop, the
+ * timeout, a failed download) ends it with the task's id and what it was charged, and a message
+ * that tells how to fetch the task rather than pay for it again. Whoever reads only the message
+ * and description (the node failed, no Continue on Fail) can still find it.
+ */
+export function namingCreatedTask(
 	ctx: IExecuteSingleFunctions,
 	error: unknown,
-	taskId: string,
-	credits?: number | null,
+	task: CreatedTask,
+): IdealHouseError {
+	const failure = namingTask(ctx, error, task);
+	const named = taskOf(failure.outcome) ?? task;
+	if (`${failure.message} ${failure.description ?? ''}`.includes(named.taskId)) return failure;
+	const { outcome } = failure;
+	const refunded = outcome.kind === 'finished' && outcome.refunded;
+	const cost = refunded ? 'refunded' : creditsInWords(named.creditsCharged ?? null);
+	failure.description =
+		`${failure.description ?? ''} Task ${named.taskId} was created (${cost}): fetch it with the Get Result operation and this ID rather than running this item again.`.trim();
+	return failure;
+}
+
+/**
+ * A failure after the item's task is known: its outcome names the task (its own task, when it
+ * already names one) and, when the item knows it, what the task cost.
+ */
+export function namingTask(
+	ctx: IExecuteSingleFunctions,
+	error: unknown,
+	task: NamedTask,
 ): IdealHouseError {
 	const failure = toIdealHouseError(ctx, error);
-	failure.taskId ??= taskId;
-	if (credits !== undefined && failure.creditsCharged === undefined) {
-		failure.creditsCharged = credits;
-	}
+	failure.outcome = aboutTask(failure.outcome, task);
 	return failure;
-}
-
-/**
- * Whoever reads only the message and description (the node failed, no Continue on Fail) can
- * still find a created task instead of paying for it again.
- */
-function namingCreatedTask(failure: IdealHouseError): IdealHouseError {
-	const taskId = failure.taskId ?? '';
-	if (`${failure.message} ${failure.description ?? ''}`.includes(taskId)) return failure;
-	const cost = failure.refunded ? 'refunded' : creditsInWords(failure.creditsCharged ?? null);
-	failure.description =
-		`${failure.description ?? ''} Task ${taskId} was created (${cost}): fetch it with the Get Result operation and this ID rather than running this item again.`.trim();
-	return failure;
-}
-
-/**
- * Everything that happens to a created task, from the moment its id is known: whatever ends the
- * item from here (an item error, a thrown exception, Stop, the timeout, a failed download) ends
- * it with the task's id and what it was charged, and its message tells how to fetch the task
- * rather than pay for it again. This is the one place that guarantees it.
- */
-export async function keepingCreatedTask(
-	ctx: IExecuteSingleFunctions,
-	api: IdealHouseApi,
-	taskId: string,
-	sent: IDataObject,
-	steps: (charged: number | null) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	let charged: number | null = null;
-	try {
-		charged = price(api, sent);
-		logCreated(ctx, api, taskId);
-		return await steps(charged);
-	} catch (error) {
-		throw namingCreatedTask(aboutTask(ctx, error, taskId, charged));
-	}
-}
-
-/** Get Result: whatever ends the item names the task it read. */
-export async function keepingReadTask(
-	ctx: IExecuteSingleFunctions,
-	taskId: string,
-	steps: () => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	try {
-		return await steps();
-	} catch (error) {
-		throw aboutTask(ctx, error, taskId);
-	}
 }

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { IdealHouseApi } from '../catalog/catalog';
 import { price } from '../catalog/credits';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { givesCreditsBack } from '../basics/outcome';
 import { PerExecution } from '../basics/per-execution';
 import type { ItemSettings } from './settings';
 
@@ -10,9 +11,9 @@ import type { ItemSettings } from './settings';
  * Credit Limit: the most credits one node may spend in one execution. A create counts from the
  * moment before it is sent, at the price `creditsCharged` reports, and the check and the count
  * are one synchronous step: items sent together cannot slip past the limit between them. What a
- * create certainly did not cost is given back (see `givesCreditsBack`); a create whose outcome is
- * unknown stays counted, because its task may exist and be paid for. Without a limit nothing is
- * counted.
+ * create certainly did not cost is given back (its outcome says so: `givesCreditsBack`); a create
+ * whose outcome is unknown stays counted, because its task may exist and be paid for. Without a
+ * limit nothing is counted.
  */
 
 /** What the model is told in every create tool's description. */
@@ -34,16 +35,6 @@ function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
 	return ledgers.get(ctx, `${ctx.getNode().name}|${preview ? 'preview' : 'run'}`, () => ({
 		spent: 0,
 	}));
-}
-
-/**
- * Whether a failed create's credits come back to the limit: its task ended Failed (the service
- * refunds it), or no task can exist (the create never left, or the service refused it).
- */
-export function givesCreditsBack(error: IdealHouseError): boolean {
-	if (error.refunded) return true;
-	if (error.taskId !== undefined || error.taskMayExist) return false;
-	return error.notActedOn === true || error.transient?.notProcessed === true;
 }
 
 /**
@@ -96,7 +87,7 @@ export function creditCharge(
 		},
 		giveBack,
 		failed(error) {
-			if (givesCreditsBack(error)) giveBack();
+			if (givesCreditsBack(error.outcome)) giveBack();
 		},
 	};
 }
@@ -118,7 +109,7 @@ function overLimit(
 			description:
 				'Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise Credit Limit under Options, or run this item in a later execution.',
 		},
-		{ notActedOn: true },
+		{ kind: 'neverSent' },
 	);
 }
 
@@ -132,6 +123,6 @@ function unknownPrice(ctx: IExecuteSingleFunctions, api: IdealHouseApi): IdealHo
 			description:
 				'Nothing was sent or charged for this item. To call an API whose price Ideal House does not publish, set Credit Limit to 0 (no limit) on this node.',
 		},
-		{ notActedOn: true },
+		{ kind: 'neverSent' },
 	);
 }

@@ -37,6 +37,6 @@ export function refuseWhenOutOfCredits(ctx: IExecuteSingleFunctions, key: string
 			description: info.action,
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ apiCode: NOT_ENOUGH_CREDITS, notActedOn: true },
+		{ kind: 'neverSent' },
 	);
 }

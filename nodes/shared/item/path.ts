@@ -12,9 +12,9 @@ import { price, priceOfStoredTask } from '../catalog/credits';
 import { emitTask } from '../results/output';
 import type { PhotoFile } from '../storage/photo-files';
 import { sendCreate, sendRead } from './create';
-import { keepingCreatedTask, keepingReadTask } from './created-task';
+import { logCreated, namingCreatedTask, namingTask, type CreatedTask } from './created-task';
 import { creditCharge } from './credit-limit';
-import { imageUrlOf, type PhotoLinks } from '../storage/photo-links';
+import { imageUrlOf } from '../storage/photo-links';
 import { checkPhotoFiles } from './photos';
 import { preview } from './preview';
 import {
@@ -23,7 +23,7 @@ import {
 	type ItemParameters,
 	type PhotoFileRule,
 } from './settings';
-import { takeTurn, type Turn } from './turn';
+import { takeTurn } from './turn';
 import { waitForTask } from './wait';
 
 /**
@@ -68,7 +68,7 @@ function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem, parameters: ItemPar
 /**
  * A create. Everything that can refuse the item comes before anything leaves n8n; its photo
  * leaves only once its create may go; once the service has named the task, whatever ends the item
- * keeps the task's id; and the photos' clean-up runs however it ended.
+ * keeps the task's id; and the clean-up runs however it ended.
  */
 export async function createItem(
 	ctx: IExecuteSingleFunctions,
@@ -81,17 +81,18 @@ export async function createItem(
 	// 2. The API.
 	const api = apiOf(ctx, route.api, parameters);
 	request.url = createPath(api);
-	// 3. The photo check (files read, their links planned, nothing sent), then the body check.
+	// 3. The photo check: files read, their links planned, nothing sent.
 	const routed = (request.body ?? {}) as IDataObject;
 	const photos = route.photoFiles ? await checkPhotoFiles(ctx, api, settings) : undefined;
 	const several = route.photoFiles?.several ?? false;
 	if (photos) routed.imageUrl = imageUrlOf(photos.planned, several);
+	// 4. The body check, and the create's place against the Credit Limit.
 	const body = route.bodyCheck
 		? await route.bodyCheck.call(ctx, { ...routed }, { api, parameters, photos: photos?.files })
 		: routed;
 	request.body = body;
 	const charge = creditCharge(ctx, api, body, settings);
-	// 4. Preview: what would be sent and its price, counted apart; nothing leaves n8n.
+	// 5. Preview: what would be sent and its price, counted apart; nothing leaves n8n.
 	if (settings.preview) {
 		charge.reserve();
 		return await preview(ctx, {
@@ -101,53 +102,54 @@ export async function createItem(
 			credits: price(api, body),
 		});
 	}
-	// 5. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
+	// 6. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
 	const rate = settings.maxRequestsPerSecond;
 	const turn = await takeTurn(ctx, rate, charge);
-	// 6. The photos' links, in the item's turn: uploaded to the bucket, or signed by n8n.
-	if (photos) body.imageUrl = imageUrlOf(await publishInTurn(ctx, photos, turn), several);
+	let task: CreatedTask | undefined;
 	let items: INodeExecutionData[] = [];
 	let failure: IdealHouseError | undefined;
 	try {
-		// 7. The create, its retries around the send alone.
+		// 7. The photos' links, in the item's turn: uploaded to the bucket, or signed by n8n.
+		if (photos) body.imageUrl = imageUrlOf(await photos.publish(ctx), several);
+		// 8. The create, its retries around the send alone.
 		const taskId = await sendCreate(ctx, request, rate, turn, charge);
-		// 8. From here on, whatever ends the item keeps the task's id and its price.
-		items = await keepingCreatedTask(ctx, api, taskId, body, async (charged) => {
-			if (!settings.waitForCompletion) {
-				photos?.keepForUnfinishedTask();
-				const json = { id: taskId, status: 'Unprocessed', creditsCharged: charged };
-				return [{ json, pairedItem: { item: ctx.getItemIndex() } }];
-			}
-			// 9. The wait.
-			const task = await waitForTask.call(ctx, api, taskId, settings);
-			if (!TERMINAL_STATUSES.includes(task.status)) photos?.keepForUnfinishedTask();
-			// 10. The results and downloads.
-			return await emitTask.call(ctx, api, task, settings.download, charged);
-		});
+		// 9. The task: from here on, whatever ends the item names it (see the catch), with its
+		// price once known; its id goes to n8n's log at once.
+		task = { taskId, creditsCharged: null };
+		task.creditsCharged = price(api, body);
+		logCreated(ctx, api, taskId);
+		if (!settings.waitForCompletion) {
+			photos?.keepForUnfinishedTask();
+			items = unfinished(ctx, task);
+			return items;
+		}
+		// 10. The wait.
+		const status = await waitForTask.call(ctx, api, taskId, settings);
+		if (!TERMINAL_STATUSES.includes(status.status)) photos?.keepForUnfinishedTask();
+		// 11. The results and downloads.
+		items = await emitTask.call(ctx, api, status, settings.download, task.creditsCharged);
 		// 12. The output.
 		return items;
 	} catch (error) {
-		failure = toIdealHouseError(ctx, error);
+		failure = task ? namingCreatedTask(ctx, error, task) : toIdealHouseError(ctx, error);
 		// A refusal that names the photo says what to check for the way it was linked.
 		photos?.explainRefusal(failure);
 		// A Failed task was refunded, a refused create cost nothing: the Credit Limit gets it back.
 		charge.failed(failure);
 		throw failure;
 	} finally {
-		// 11. The clean-up: the photos deleted, or kept for a task left running. It notes on the
-		// returned items (or the error) where they are, or a delete that failed.
+		// 13. The clean-up: the photos deleted, or kept for a task left running (noted on the
+		// returned items, or the error, with a delete that failed); a turn no create went with
+		// given back.
 		await photos?.cleanUp(ctx, { items, failure });
+		turn.release();
 	}
 }
 
-/** A photo that cannot be linked sends no create: the turn's slot and credits go back. */
-async function publishInTurn(ctx: IExecuteSingleFunctions, photos: PhotoLinks, turn: Turn) {
-	try {
-		return await photos.publish(ctx);
-	} catch (error) {
-		turn.cancel();
-		throw toIdealHouseError(ctx, error);
-	}
+/** Wait for Completion off: the task as just created, left running. */
+function unfinished(ctx: IExecuteSingleFunctions, task: CreatedTask): INodeExecutionData[] {
+	const json = { id: task.taskId, status: 'Unprocessed', creditsCharged: task.creditsCharged };
+	return [{ json, pairedItem: { item: ctx.getItemIndex() } }];
 }
 
 /** Get Result: the same steps, but for the create's. */
@@ -163,7 +165,7 @@ export async function readItem(
 	const api = apiOf(ctx, apiOfItem, itemParameters(ctx));
 	request.url = resultPath(api);
 	request.qs = { ...request.qs, taskId };
-	// 4. Preview.
+	// 3. Preview.
 	if (settings.preview) {
 		return await preview(ctx, {
 			method: 'GET',
@@ -173,11 +175,14 @@ export async function readItem(
 			credits: 0,
 		});
 	}
-	// 5, 7. The read, each attempt in its own request slot.
+	// 4. The read, each attempt in its own request slot.
 	const task = await sendRead(ctx, request, taskId, settings.maxRequestsPerSecond);
-	// 8, 10, 12. The output and its downloads, the task named whatever ends the item.
-	return await keepingReadTask(ctx, taskId, async () => {
-		const credits = priceOfStoredTask(api, task.input);
-		return await emitTask.call(ctx, api, task, settings.download, credits);
-	});
+	const creditsCharged = priceOfStoredTask(api, task.input);
+	try {
+		// 5. The output and its downloads.
+		return await emitTask.call(ctx, api, task, settings.download, creditsCharged);
+	} catch (error) {
+		// Whatever ends the item names the task it read, and what it cost.
+		throw namingTask(ctx, error, { taskId, creditsCharged });
+	}
 }

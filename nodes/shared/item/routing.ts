@@ -9,6 +9,7 @@ import type {
 
 import { executionStopSignal } from '../basics/cancellation';
 import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { taskOf } from '../basics/outcome';
 import { isToolCall, withAdviceInMessage } from '../results/tool';
 import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
 
@@ -80,9 +81,10 @@ function continueOnFail(
 	if (!ctx.continueOnFail()) throw isToolCall(ctx) ? withAdviceInMessage(error) : error;
 	const details: IDataObject = {};
 	if (error.description) details.description = error.description;
-	if (error.taskId) {
-		details.id = error.taskId;
-		if (error.creditsCharged !== undefined) details.creditsCharged = error.creditsCharged;
+	const task = taskOf(error.outcome);
+	if (task?.taskId) {
+		details.id = task.taskId;
+		if (task.creditsCharged !== undefined) details.creditsCharged = task.creditsCharged;
 	}
 	return [{ json: { error: error.message, details }, pairedItem: { item: ctx.getItemIndex() } }];
 }

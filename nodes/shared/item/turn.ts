@@ -1,8 +1,9 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { toIdealHouseError } from '../basics/errors';
+import { refusedByCode, type Outcome } from '../basics/outcome';
 import { accountOfRun, takeRequestSlot } from '../transport/throttle';
-import { envelopeCode, envelopeIn, isRefusal, type ServiceResponse } from '../transport/answers';
+import { envelopeCode, type ServiceResponse } from '../transport/answers';
 import type { CreditCharge } from './credit-limit';
 import { noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
 
@@ -16,13 +17,16 @@ export interface Turn {
 	/** Right before the create is sent: an earlier create's 9051 may have come meanwhile. */
 	stillOpen(): void;
 	/**
-	 * The create was sent and answered (or failed on the way): the slot counts one more second.
-	 * An answer that refused it (9051 above all) is taken into account before the slot is given
-	 * back, so that the next item in line already sees it.
+	 * The create was sent and answered (or failed on the way, `failed` saying what it came to):
+	 * the slot counts one more second. An answer that refused it (9051 above all) is taken into
+	 * account before the slot is given back, so that the next item in line already sees it.
 	 */
-	answered(response?: ServiceResponse): void;
-	/** Nothing was sent with it after all (the upload failed, Stop): the slot and the credits go back. */
-	cancel(): void;
+	answered(response: ServiceResponse | undefined, failed?: Outcome): void;
+	/**
+	 * The item is done with its turn. When no create went with it (the upload failed, Stop), the
+	 * slot and the credits go back.
+	 */
+	release(): void;
 }
 
 export async function takeTurn(
@@ -34,7 +38,9 @@ export async function takeTurn(
 	const creditsKey = await accountOfRun(ctx);
 	const slot = await takeRequestSlot(ctx, rate);
 	// The credits first: the next item in line, woken by the slot, already counts without them.
+	let sent = false;
 	const cancel = () => {
+		if (sent) return;
 		charge.giveBack();
 		slot.unused();
 	};
@@ -54,13 +60,12 @@ export async function takeTurn(
 				throw toIdealHouseError(ctx, error);
 			}
 		},
-		answered(response) {
-			if (response) {
-				noteAnswerCode(ctx, creditsKey, envelopeCode(response));
-				if (isRefusal(response.statusCode, envelopeIn(response.body))) charge.giveBack();
-			}
+		answered(response, failed) {
+			sent = true;
+			if (response) noteAnswerCode(ctx, creditsKey, envelopeCode(response));
+			if (failed && refusedByCode(failed)) charge.giveBack();
 			slot();
 		},
-		cancel,
+		release: cancel,
 	};
 }

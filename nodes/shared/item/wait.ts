@@ -45,7 +45,7 @@ function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemEr
 		ctx,
 		`Execution stopped while waiting for task ${taskId}`,
 		`The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
-		{ taskId },
+		{ kind: 'created', taskId },
 	);
 }
 
@@ -62,7 +62,7 @@ function unknownStatus(
 			description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${taskId}, and check the credential's base URL.`,
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ taskId },
+		{ kind: 'created', taskId },
 	);
 }
 
@@ -149,7 +149,7 @@ export async function waitForTask(
 					itemIndex: this.getItemIndex(),
 					description: `The task was created and paid for and may still finish. Fetch it later with the Get Result operation and task ID ${taskId}, or raise the Timeout option.`,
 				},
-				{ taskId },
+				{ kind: 'created', taskId },
 			);
 		}
 		try {
@@ -190,20 +190,21 @@ export async function waitForTask(
 			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
 		} catch (error) {
 			const failure = toIdealHouseError(this, error);
-			if (failure.withdrawn && !signal.aborted) {
+			const { outcome } = failure;
+			if (outcome.kind === 'withdrawn' && !signal.aborted) {
 				// Nothing was sent. Withdrawn as its turn moved: it is planned again, for the turn the
 				// record now expects. Withdrawn at the deadline: no check can go out in time.
 				if (!turnMoved?.aborted) faultWait = deadline - clock.now();
 				continue;
 			}
-			if (signal.aborted || failure.stopped) throw stopped(this, taskId);
-			const fault = failure.transient;
+			if (signal.aborted || outcome.stopped) throw stopped(this, taskId);
+			const fault = outcome.retry;
 			if (!fault) throw failure;
 			faults++;
 			const backoff = backoffMs(interval, faults, limits.pollBackoffMaxMs);
 			// A Retry-After holds a check no longer than it would a create, nor than the account (the
 			// same cap): the task is paid for and may be done by then. A longer one counts as the cap.
-			const retryAfter = Math.min(fault.retryAfterMs ?? 0, limits.createRetryAfterMaxMs);
+			const retryAfter = Math.min(fault.afterMs ?? 0, limits.createRetryAfterMaxMs);
 			faultWait = Math.max(backoff, retryAfter);
 		}
 	}

@@ -8,14 +8,15 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { untilAborted } from '../basics/clock';
-import { IdealHouseApiError, type IdealHouseError, type TransientFault } from '../basics/errors';
+import { IdealHouseApiError, type IdealHouseError } from '../basics/errors';
+import type { Retry } from '../basics/outcome';
 import { limits } from '../basics/limits';
 import { bounded, redact } from '../basics/redact';
 import { secretsOf } from '../catalog/api';
 import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
 import { guardedRequest, sendGuarded } from '../http/http';
-import { failureText, networkCode, networkFault } from '../http/network';
+import { failureText, networkCode, networkOutcome } from '../http/network';
 import { retryAfterMs } from '../http/responses';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
@@ -177,17 +178,17 @@ export function downloadError(
 	ctx: IExecuteSingleFunctions,
 	taskId: string,
 	reason: string,
-	transient?: TransientFault,
+	retry?: Retry,
 ): DownloadError {
 	const error = new DownloadError(
 		ctx.getNode(),
 		{ message: reason } as JsonObject,
 		{
 			message: `The result of task ${taskId} was not downloaded: ${reason}`,
-			description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${transient ? ' in a moment' : ''}, or open its result URL yourself.`,
+			description: `The task finished and was paid for. Fetch it again with the Get Result operation and task ID ${taskId}${retry ? ' in a moment' : ''}, or open its result URL yourself.`,
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ taskId, transient },
+		{ kind: 'created', taskId, ...(retry && { retry }) },
 	);
 	error.reason = reason;
 	return error;
@@ -250,7 +251,15 @@ export async function downloadResultFile(
 	const secrets = await secretsOf(ctx);
 	const timeoutMs = Math.max(1, Math.round(rules.timeoutMs));
 	const stopped = () =>
-		stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`);
+		stoppedError(
+			ctx,
+			`Execution stopped while downloading the result of task ${taskId}`,
+			undefined,
+			{
+				kind: 'created',
+				taskId,
+			},
+		);
 	let url: URL;
 	try {
 		url = new URL(address);
@@ -272,17 +281,14 @@ export async function downloadResultFile(
 					ctx,
 					taskId,
 					`the file host did not send the file within ${Math.round(timeoutMs / 100) / 10} s`,
-					{
-						reason: 'no answer in time',
-						notProcessed: false,
-					},
+					{ reason: 'no answer in time' },
 				);
 			}
 			const code = networkCode(error);
 			const reason = code
 				? `the connection to the file host failed (${code})`
 				: `The request to Ideal House failed: ${failureText(error, secrets)}`;
-			return downloadError(ctx, taskId, reason, networkFault(code));
+			return downloadError(ctx, taskId, reason, networkOutcome(code).retry);
 		};
 		let response: IN8nHttpFullResponse;
 		try {
@@ -324,11 +330,7 @@ export async function downloadResultFile(
 				taskId,
 				`the file host answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
 				transient
-					? {
-							reason: `HTTP ${status}`,
-							notProcessed: false,
-							retryAfterMs: retryAfterMs(response.headers),
-						}
+					? { reason: `HTTP ${status}`, afterMs: retryAfterMs(response.headers) }
 					: undefined,
 			);
 		}

@@ -17,7 +17,7 @@ import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../
 import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
 import { resultUrls, type Task } from '../catalog/task';
-import { backoffMs, withRetries } from '../http/retries';
+import { backoffMs, withRetries, type RetryDecision } from '../http/retries';
 import { compactSkipped, compactTask, isToolCall } from './tool';
 
 /**
@@ -55,27 +55,33 @@ async function resultFile(
 				timeoutMs: deadline - clock.now(),
 				accept: api.results,
 			}),
-		(failure, attempt) => {
-			const fault = failure.transient;
-			const wait = Math.min(
-				limits.downloadRetryMaxMs,
-				Math.max(backoffMs(limits.downloadRetryBaseMs, attempt), fault?.retryAfterMs ?? 0),
-			);
-			// A retry that could not finish before the deadline is not started.
-			if (
-				failure.stopped ||
-				!fault ||
-				attempt >= limits.downloadAttempts ||
-				clock.now() + wait + 1000 > deadline
-			) {
-				// The download's own retries are spent: a Get Result around it must not start them again.
-				failure.transient = undefined;
-				throw failure;
-			}
-			return wait;
+		{
+			next: (failure, attempt) => downloadAgain(failure, attempt, deadline),
+			stoppedWhileWaiting: () =>
+				stoppedError(
+					ctx,
+					`Execution stopped while downloading the result of task ${taskId}`,
+					undefined,
+					{
+						kind: 'created',
+						taskId,
+					},
+				),
 		},
-		() => stoppedError(ctx, `Execution stopped while downloading the result of task ${taskId}`),
 	);
+}
+
+/** A download is tried again after a passing fault, while a retry can still finish before the deadline. */
+function downloadAgain(failure: IdealHouseError, attempt: number, deadline: number): RetryDecision {
+	const { retry, stopped } = failure.outcome;
+	const wait = Math.min(
+		limits.downloadRetryMaxMs,
+		Math.max(backoffMs(limits.downloadRetryBaseMs, attempt), retry?.afterMs ?? 0),
+	);
+	const tooLate = clock.now() + wait + 1000 > deadline;
+	if (stopped || !retry || attempt >= limits.downloadAttempts || tooLate)
+		return { giveUp: failure };
+	return { retryInMs: wait };
 }
 
 const filesText = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
@@ -149,7 +155,7 @@ async function resultFiles(
 		} catch (error) {
 			const failure = toIdealHouseError(ctx, error);
 			// Stop ends the item; a single file's own error says more than a summary of one.
-			if (failure.stopped || urls.length === 1) throw failure;
+			if (failure.outcome.stopped || urls.length === 1) throw failure;
 			skipped.push({ url, reason: skipReason(failure) });
 		}
 	}
@@ -187,23 +193,21 @@ export async function emitTask(
 				description: api.failureAdvice ?? DEFAULT_FAILURE_ADVICE,
 				itemIndex,
 			},
-			{ taskId: task.id, creditsCharged: creditsCharged('Failed', price), refunded: true },
+			{
+				kind: 'finished',
+				taskId: task.id,
+				creditsCharged: creditsCharged('Failed', price),
+				refunded: true,
+			},
 		);
 	}
 	const credits = creditsCharged(task.status, price);
 	const json = isToolCall(this) ? compactTask(task, credits) : { ...task, creditsCharged: credits };
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (download.result && task.status === 'Success') {
-		try {
-			const { binary, skipped } = await resultFiles(this, api, task, download.property);
-			item.binary = binary;
-			if (skipped.length > 0) Object.assign(json, skippedFilesJson(this, skipped));
-		} catch (error) {
-			// The task was paid for: its error says what it cost, whichever operation fetched it.
-			const failure = toIdealHouseError(this, error);
-			failure.creditsCharged ??= credits;
-			throw failure;
-		}
+		const { binary, skipped } = await resultFiles(this, api, task, download.property);
+		item.binary = binary;
+		if (skipped.length > 0) Object.assign(json, skippedFilesJson(this, skipped));
 	}
 	return [item];
 }

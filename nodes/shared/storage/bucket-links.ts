@@ -53,7 +53,10 @@ class BucketLinks implements PhotoLinks {
 		this.files = uploads.map(({ file }) => file);
 	}
 
-	/** PUTs every file, one at a time; on any failure, what was uploaded is deleted. */
+	/**
+	 * PUTs every file, one at a time. On any failure nothing is created, so what went up is
+	 * deleted by the item's clean-up, whatever Keep Uploaded Photos says.
+	 */
 	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
 		const stop = executionStopSignal(ctx);
 		for (const { file, key } of this.uploads) {
@@ -62,11 +65,8 @@ class BucketLinks implements PhotoLinks {
 				if (stop.aborted) throw uploadStopped(ctx);
 				await this.store.put(ctx, key, file, stop);
 			} catch (error) {
-				// Nothing was created: what went up goes, whatever Keep Uploaded Photos says.
-				const failure = toIdealHouseError(ctx, error);
 				this.keep = false;
-				await this.cleanUp(ctx, { failure });
-				throw failure;
+				throw toIdealHouseError(ctx, error);
 			}
 		}
 		return this.planned;
@@ -89,7 +89,7 @@ class BucketLinks implements PhotoLinks {
 			for (const item of items ?? []) item.json.upload = this.record();
 			return;
 		}
-		if (failure?.stopped) {
+		if (failure?.outcome.stopped) {
 			void this.remove(ctx);
 			return;
 		}

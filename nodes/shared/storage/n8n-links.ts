@@ -7,6 +7,7 @@ import type {
 
 import { isLocalHost } from '../basics/addresses';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { apiCodeOf } from '../basics/outcome';
 import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import type { PhotoFile } from './photo-files';
 import type { LinkLifetime, PhotoLinks } from './photo-links';
@@ -36,10 +37,12 @@ type Sign = (binaryData: IBinaryData, expiresIn?: string) => string;
 
 function refusal(ctx: IExecuteSingleFunctions, message: string, description: string) {
 	const itemIndex = ctx.getItemIndex();
-	return new IdealHouseItemError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
-		itemIndex,
-		description,
-	});
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		`${message} [item ${itemIndex}]`,
+		{ itemIndex, description },
+		{ kind: 'neverSent' },
+	);
 }
 
 /** n8n's signing helper; an n8n without it cannot hand out links. */
@@ -165,7 +168,7 @@ class N8nLinks implements PhotoLinks {
 	}
 
 	explainRefusal(failure: IdealHouseError): void {
-		if (failure.apiCode !== 1011 || !/imageUrl/i.test(failure.message)) return;
+		if (apiCodeOf(failure.outcome) !== 1011 || !/imageUrl/i.test(failure.message)) return;
 		const said = failure.message;
 		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}`;
 		const restPath = new URL(this.address.signedPath).pathname;

@@ -20,8 +20,8 @@ export interface PhotoLinks {
 	readonly planned: string[];
 	/**
 	 * In the item's turn, right before the create: whatever the service needs to fetch the photos
-	 * (the bucket's upload), then the links to send, in the order of the files. A failure leaves
-	 * nothing behind and sends no create.
+	 * (the bucket's upload), then the links to send, in the order of the files. A failure sends no
+	 * create, and whatever went up is removed by `cleanUp`, whatever Keep Uploaded Photos says.
 	 */
 	publish(ctx: IExecuteSingleFunctions): Promise<string[]>;
 	/** The task may still fetch its photos after the item ends: they stay, and the item says so. */

@@ -147,9 +147,10 @@ function storageError(
 			httpCode: String(status),
 			itemIndex: ctx.getItemIndex(),
 		},
-		{
-			transient: status >= 500 ? { reason: `HTTP ${status}`, notProcessed: false } : undefined,
-		},
+		// Nothing reached Ideal House: the create is sent only once the photos are up.
+		status >= 500
+			? { kind: 'neverSent', retry: { reason: `HTTP ${status}` } }
+			: { kind: 'neverSent' },
 	);
 }
 
@@ -208,6 +209,6 @@ export function storageNetworkError(
 			),
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ transient: { reason, notProcessed: false } },
+		{ kind: 'neverSent', retry: { reason } },
 	);
 }

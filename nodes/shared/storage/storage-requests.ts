@@ -66,6 +66,7 @@ export function uploadStopped(ctx: IExecuteSingleFunctions): IdealHouseError {
 		ctx,
 		'Execution stopped while the photo was being uploaded',
 		'Nothing was sent to Ideal House and no credit was spent.',
+		{ kind: 'neverSent' },
 	);
 }
 
@@ -156,11 +157,13 @@ export async function putObject(
 			const answer = readS3Answer(response.statusCode, bodyText(response.body), response.headers);
 			throw storageAnswerError(ctx, settings, 'upload', answer);
 		},
-		(error, attempt) => {
-			if (!error.transient || attempt >= storageLimits.putAttempts) throw error;
-			return backoffMs(storageLimits.retryBaseMs, attempt);
+		{
+			next: (error, attempt) =>
+				error.outcome.retry && attempt < storageLimits.putAttempts
+					? { retryInMs: backoffMs(storageLimits.retryBaseMs, attempt) }
+					: { giveUp: error },
+			stoppedWhileWaiting: () => uploadStopped(ctx),
 		},
-		() => uploadStopped(ctx),
 	);
 }
 

@@ -49,10 +49,12 @@ function storageItemError(
 	message: string,
 	description?: string,
 ): IdealHouseItemError {
-	return new IdealHouseItemError(ctx.getNode(), `${message} [item ${ctx.getItemIndex()}]`, {
-		itemIndex: ctx.getItemIndex(),
-		description,
-	});
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		`${message} [item ${ctx.getItemIndex()}]`,
+		{ itemIndex: ctx.getItemIndex(), description },
+		{ kind: 'neverSent' },
+	);
 }
 
 /** The item's upload store, from the node's storage credential; what is wrong with it, named. */

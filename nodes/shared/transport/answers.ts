@@ -1,12 +1,8 @@
 import type { IDataObject, IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
 
-import {
-	apiCodeError,
-	httpStatusError,
-	IdealHouseApiError,
-	type TransientFault,
-} from '../basics/errors';
+import { apiCodeError, httpStatusError, IdealHouseApiError } from '../basics/errors';
 import { limits } from '../basics/limits';
+import { aboutTask, type Outcome, type Retry } from '../basics/outcome';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
@@ -63,17 +59,11 @@ export function envelopeCode(response: ServiceResponse): number | undefined {
 
 /**
  * The service answered with an error code of its own: it refused the request and did not act on
- * it. Behind a 5xx the same body may be a gateway's, after the service acted.
+ * it. Behind a 5xx the same body may be a gateway's, after the service acted; an error envelope
+ * that still names a task may stand for a task that exists.
  */
-export function isRefusal(statusCode: number, envelope: Envelope | undefined): boolean {
-	// An error envelope that still names a task may stand for a task that exists (a create's
-	// answer is read so in `item/create.ts`).
-	return (
-		envelope !== undefined &&
-		envelope.code !== 0 &&
-		statusCode < 500 &&
-		toTaskId(envelope.data) === undefined
-	);
+function isRefusal(statusCode: number, envelope: Envelope): boolean {
+	return envelope.code !== 0 && statusCode < 500 && toTaskId(envelope.data) === undefined;
 }
 
 /**
@@ -107,36 +97,49 @@ export interface EnvelopeReader {
 }
 
 /**
+ * The request an answer is read for, when it matters to what the answer means: a create (an error
+ * answer that still names a task may stand for a task that exists), or a read of one task (any
+ * failure is about that task).
+ */
+export type Asked = 'create' | { taskId: string };
+
+/**
  * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
- * happened and what to do. Codes 1003, HTTP 429/5xx and unreadable bodies are marked transient.
+ * happened and what to do, with what the request came to: codes 1003, HTTP 429/5xx and unreadable
+ * bodies are passing faults; HTTP 429, and an error code of the service's own, were refused.
  */
 export function readEnvelope(
 	this: EnvelopeReader,
 	response: IN8nHttpFullResponse,
 	secrets: readonly string[] = [],
+	asked?: Asked,
 ): unknown {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex?.();
 	const status = response.statusCode;
 	const text = withoutSecrets(bodyText(response.body), secrets);
-	if (status >= 300 && status < 400) throw movedError(this, response);
-	// A 429 was refused before the service acted; after a 5xx, it may have acted.
-	const statusFault: TransientFault | undefined =
-		status === 429 || status >= 500
-			? {
-					reason: `HTTP ${status}`,
-					notProcessed: status === 429,
-					retryAfterMs: serviceRetryAfterMs(response.headers),
-				}
-			: undefined;
-
 	const envelope = envelopeIn(text);
+	const namedTask =
+		asked === 'create' && envelope && envelope.code !== 0 ? toTaskId(envelope.data) : undefined;
+	const about = (outcome: Outcome): Outcome =>
+		typeof asked === 'object' ? aboutTask(outcome, asked) : outcome;
+	if (envelope && namedTask !== undefined) {
+		throw mayHaveCreated(this, response, envelope, namedTask, secrets);
+	}
+	if (status >= 300 && status < 400) {
+		throw movedError(this, response, about({ kind: 'maybeActed' }));
+	}
+	// A 429 was refused before the service acted; after a 5xx, it may have acted.
+	const statusFault: Retry | undefined =
+		status === 429 || status >= 500
+			? { reason: `HTTP ${status}`, afterMs: serviceRetryAfterMs(response.headers) }
+			: undefined;
 
 	if (!envelope) {
 		if (status >= 400) {
-			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, {
-				transient: statusFault,
-			});
+			const outcome: Outcome = { kind: status === 429 ? 'refused' : 'maybeActed' };
+			if (statusFault) outcome.retry = statusFault;
+			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, about(outcome));
 		}
 		throw new IdealHouseApiError(
 			node,
@@ -148,37 +151,63 @@ export function readEnvelope(
 				httpCode: String(status),
 				itemIndex,
 			},
-			{ transient: { reason: 'unreadable response body', notProcessed: false } },
+			about({ kind: 'maybeActed', retry: { reason: 'unreadable response body' } }),
 		);
 	}
 
 	if (envelope.code !== 0 || status >= 400) {
 		// The service itself answered "internal error": it did not take the request. The same
 		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
-		const internalError: TransientFault | undefined =
+		const internalError: Retry | undefined =
 			envelope.code === 1003 && status < 400
-				? {
-						reason: 'code 1003',
-						notProcessed: true,
-						retryAfterMs: serviceRetryAfterMs(response.headers),
-					}
+				? { reason: 'code 1003', afterMs: serviceRetryAfterMs(response.headers) }
 				: undefined;
+		const retry = internalError ?? statusFault;
+		const refused = isRefusal(status, envelope) || internalError !== undefined || status === 429;
+		const outcome: Outcome = { kind: refused ? 'refused' : 'maybeActed', apiCode: envelope.code };
+		if (retry) outcome.retry = retry;
 		throw apiCodeError(
 			node,
 			envelope.code,
 			redact(envelope.message, secrets),
 			{ itemIndex, httpCode: String(status) },
-			{
-				transient: internalError ?? statusFault,
-				notActedOn: isRefusal(status, envelope),
-			},
+			about(outcome),
 		);
 	}
 	return envelope.data;
 }
 
+/**
+ * An error answer to a create that still names a task: that task may exist and be paid for, so
+ * the create is never sent again, and the error says how to find the task.
+ */
+function mayHaveCreated(
+	ctx: EnvelopeReader,
+	response: IN8nHttpFullResponse,
+	envelope: Envelope,
+	taskId: string,
+	secrets: readonly string[],
+): IdealHouseApiError {
+	const more = `The answer named task ${taskId}, so that task may have been created and charged: fetch it with the Get Result operation before running this item again.`;
+	const status = response.statusCode;
+	if (status >= 300 && status < 400) return movedError(ctx, response, { kind: 'maybeActed' }, more);
+	return apiCodeError(
+		ctx.getNode(),
+		envelope.code,
+		redact(envelope.message, secrets),
+		{ itemIndex: ctx.getItemIndex?.(), httpCode: String(status) },
+		{ kind: 'maybeActed', apiCode: envelope.code },
+		more,
+	);
+}
+
 /** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
-function movedError(ctx: EnvelopeReader, response: IN8nHttpFullResponse): IdealHouseApiError {
+function movedError(
+	ctx: EnvelopeReader,
+	response: IN8nHttpFullResponse,
+	outcome: Outcome,
+	more?: string,
+): IdealHouseApiError {
 	const location = response.headers?.location;
 	let where = '';
 	try {
@@ -186,11 +215,17 @@ function movedError(ctx: EnvelopeReader, response: IN8nHttpFullResponse): IdealH
 	} catch {
 		where = '';
 	}
-	return new IdealHouseApiError(ctx.getNode(), { statusCode: response.statusCode } as JsonObject, {
-		message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
-		description:
-			'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).',
-		httpCode: String(response.statusCode),
-		itemIndex: ctx.getItemIndex?.(),
-	});
+	const advice =
+		'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).';
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ statusCode: response.statusCode } as JsonObject,
+		{
+			message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
+			description: more ? `${advice} ${more}` : advice,
+			httpCode: String(response.statusCode),
+			itemIndex: ctx.getItemIndex?.(),
+		},
+		outcome,
+	);
 }

@@ -14,7 +14,7 @@ import { IdealHouseApiError } from '../basics/errors';
 import { withoutSecrets } from '../basics/redact';
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, secretsOf, serviceBaseUrl } from '../catalog/api';
 import { guardedRequest, NO_REDIRECTS, sendGuarded, type GuardedRequest } from '../http/http';
-import { failureText, networkCode, networkFault } from '../http/network';
+import { failureText, networkCode, networkOutcome } from '../http/network';
 import { bodyText } from '../http/responses';
 import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
 import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
@@ -78,7 +78,7 @@ export function networkError(
 					: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
 			itemIndex: this.getItemIndex(),
 		},
-		{ transient: networkFault(code) },
+		networkOutcome(code),
 	);
 }
 
@@ -92,7 +92,7 @@ function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHou
 				'The service or the network is slow right now. This is usually temporary: run the node again.',
 			itemIndex: ctx.getItemIndex(),
 		},
-		{ transient: { reason: 'no answer in time', notProcessed: false } },
+		{ kind: 'maybeActed', retry: { reason: 'no answer in time' } },
 	);
 }
 
@@ -111,7 +111,7 @@ export async function sendToService(
 	const secrets = await secretsOf(ctx);
 	if (stop.aborted) {
 		throw stoppedError(ctx, 'Execution stopped before the request was sent', undefined, {
-			notActedOn: true,
+			kind: 'neverSent',
 		});
 	}
 	const request = guardedRequest({ ...options, ...RAW_RESPONSE }, { timeoutMs, stop });
@@ -129,9 +129,7 @@ export async function sendToService(
 				ctx,
 				'Execution stopped while waiting for Ideal House to answer',
 				undefined,
-				{
-					requestSent: true,
-				},
+				{ kind: 'maybeActed' },
 			);
 		}
 		if (request.timedOut()) throw timeoutError(ctx, timeoutMs);

@@ -122,7 +122,7 @@ function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 		ctx.getNode(),
 		'The request was withdrawn before it was sent',
 		{ itemIndex: ctx.getItemIndex() },
-		{ withdrawn: true, notActedOn: true },
+		{ kind: 'withdrawn' },
 	);
 }
 
@@ -177,7 +177,7 @@ export async function takeRequestSlot(
 			ctx,
 			'Execution stopped while this item waited for its turn to send',
 			'Nothing more was sent for this item (see Max Requests per Second).',
-			{ notActedOn: true },
+			{ kind: 'neverSent' },
 		);
 	}
 	if (!given) throw withdrawnError(ctx);

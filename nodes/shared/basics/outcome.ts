@@ -1,0 +1,114 @@
+/**
+ * What a request came to, as one value set where its answer (or its failure) is read. The
+ * package's costly answers read it and nothing else: whether a create may be sent again, whether
+ * its credits come back to the Credit Limit, whether the item's error keeps a task id, whether it
+ * says "refunded".
+ */
+export type Outcome = Ending &
+	(
+		| /** Nothing left n8n: the node refused the item, or Stop came first. */
+		{
+				kind: 'neverSent';
+		  } /** The request gave its place up while it waited for a request slot: nothing was sent. */
+		| {
+				kind: 'withdrawn';
+		  } /** The service answered and acted on nothing (an error code of its own, HTTP 429, code 1003). */
+		| { kind: 'refused'; apiCode?: number } /**
+		 * Sent, and no usable answer: the service may have acted on it. After a create, a task
+		 * may exist and be paid for.
+		 */
+		| {
+				kind: 'maybeActed';
+				apiCode?: number;
+		  } /** The task exists: its id, and what it cost once known (`null`: its price is not published). */
+		| {
+				kind: 'created';
+				taskId: string;
+				creditsCharged?: number | null;
+		  } /** The task ended: what it cost, and whether the service gave its credits back (Failed). */
+		| { kind: 'finished'; taskId: string; creditsCharged: number | null; refunded: boolean }
+	);
+
+/** How the request ended besides what it came to. */
+interface Ending {
+	/** A passing fault: the same request again may well succeed, not before `afterMs`. */
+	retry?: Retry;
+	/** The user pressed Stop: never retried. */
+	stopped?: true;
+}
+
+export interface Retry {
+	/** What went wrong, in a few words (`HTTP 503`, `code 1003`, `ECONNRESET`). */
+	reason: string;
+	/** From a Retry-After header, when the service sent one. */
+	afterMs?: number;
+}
+
+/** The service certainly did not act on the request: nothing was created or charged. */
+export function certainlyNotActedOn(outcome: Outcome): boolean {
+	return outcome.kind === 'neverSent' || outcome.kind === 'withdrawn' || outcome.kind === 'refused';
+}
+
+/** A create may be sent again only after a passing fault the service certainly did not act on. */
+export function mayResendCreate(outcome: Outcome): boolean {
+	return !outcome.stopped && outcome.retry !== undefined && certainlyNotActedOn(outcome);
+}
+
+/** A read may be sent again after any passing fault. */
+export function mayRepeatRead(outcome: Outcome): boolean {
+	return !outcome.stopped && outcome.retry !== undefined;
+}
+
+/**
+ * Whether a failed create's credits come back to the Credit Limit: its task ended Failed (the
+ * service refunds it), or no task can exist (the create never left, or the service refused it).
+ */
+export function givesCreditsBack(outcome: Outcome): boolean {
+	if (outcome.kind === 'finished') return outcome.refunded;
+	return certainlyNotActedOn(outcome);
+}
+
+/** The service refused the request with an error code of its own (9051 above all). */
+export function refusedByCode(outcome: Outcome): boolean {
+	return outcome.kind === 'refused' && (outcome.apiCode ?? 0) !== 0;
+}
+
+/** The code of the service's error envelope, when its answer carried one. */
+export function apiCodeOf(outcome: Outcome): number | undefined {
+	return outcome.kind === 'refused' || outcome.kind === 'maybeActed' ? outcome.apiCode : undefined;
+}
+
+/** The task an outcome names, and what it cost once known. */
+export interface NamedTask {
+	taskId: string;
+	creditsCharged?: number | null;
+}
+
+export function taskOf(outcome: Outcome): NamedTask | undefined {
+	if (outcome.kind !== 'created' && outcome.kind !== 'finished') return undefined;
+	return { taskId: outcome.taskId, creditsCharged: outcome.creditsCharged };
+}
+
+/**
+ * The outcome once the item's task is known: an outcome that names a task keeps it (and learns
+ * its price when it had none); any other now names this one.
+ */
+export function aboutTask(outcome: Outcome, task: NamedTask): Outcome {
+	if (outcome.kind === 'finished') return outcome;
+	if (outcome.kind === 'created') {
+		return outcome.creditsCharged === undefined && task.creditsCharged !== undefined
+			? { ...outcome, creditsCharged: task.creditsCharged }
+			: outcome;
+	}
+	const { retry, stopped } = outcome;
+	const named: Outcome = { kind: 'created', taskId: task.taskId };
+	if (task.creditsCharged !== undefined) named.creditsCharged = task.creditsCharged;
+	return { ...named, ...(retry && { retry }), ...(stopped && { stopped }) };
+}
+
+/** The outcome without its passing fault: what a request came to once no attempt follows. */
+export function final(outcome: Outcome): Outcome {
+	const rest = { ...outcome };
+	delete rest.retry;
+	return rest;
+}
