@@ -191,13 +191,26 @@ describe('a task the node may leave unfinished gets a link that outlives the exe
 		expect(JSON.stringify(items[0].json)).not.toContain('token=');
 	});
 
-	test('Wait on: the temporary file itself is linked (the service fetches it during the run)', async () => {
+	test("Wait on: a trigger's temporary file is linked as a copy too (n8n may move or clear it before the service fetches)", async () => {
 		serveTask(OR, '76', { status: 'Success' });
 		const item = await storedItem({ photo: JPEG }, { workflowId: 'wf-1', executionId: 'temp' });
 
-		await run('objectRemover', [item]);
+		const { executionId } = await run('objectRemover', [item]);
+
+		const file = await opened(String(bodyOf().imageUrl));
+		expect(file.id).not.toBe(item.binary!.photo.id);
+		expect(file.id).toContain(`/executions/${executionId}/`);
+		expect(file.bytes.equals(JPEG)).toBe(true);
+	});
+
+	test("Wait on: a file of another execution's is linked as it is, with no copy", async () => {
+		serveTask(OR, '79', { status: 'Success' });
+		const item = await storedItem({ photo: JPEG });
+
+		const { executionId } = await run('objectRemover', [item]);
 
 		expect((await opened(String(bodyOf().imageUrl))).id).toBe(item.binary!.photo.id);
+		expect(files.storedUnder({ workflowId: 'wf-1', executionId })).toEqual([]);
 	});
 
 	test('On Timeout = Output the Last Status: linked for a day, and the item says until when', async () => {
@@ -231,7 +244,7 @@ describe('refused before anything is sent, saying what to do', () => {
 		const { error } = await run('idealHouse', [inline]);
 
 		expect(error?.message).toBe(
-			`The photo in "photo" is held in n8n's memory, and n8n can hand out a link only to a file it stores [item 0]`,
+			`The photo in "photo" is held in n8n's memory (N8N_DEFAULT_BINARY_DATA_MODE=default), and n8n can hand out a link only to a file it stores [item 0]`,
 		);
 		expect(error?.description).toContain('N8N_DEFAULT_BINARY_DATA_MODE=filesystem');
 		expect(error?.description).toContain('Your Bucket (S3-Compatible)');
@@ -316,6 +329,27 @@ describe('when Ideal House cannot fetch the link', () => {
 		expect(JSON.stringify(error)).not.toContain(token);
 		expect(JSON.stringify(error)).not.toContain(API_KEY);
 		expect([...journey.loggedInFile, ...logLines].join('\n')).not.toContain(token);
+	});
+
+	test('a link the service could not connect to (ECONNREFUSED, as with a worker without WEBHOOK_URL) is explained the same way', async () => {
+		api()
+			.post(OR.create)
+			.reply(200, (_path, body) =>
+				envelope(
+					'null',
+					1011,
+					`imageUrl (${String((body as IDataObject).imageUrl)}) could not be fetched (ECONNREFUSED)`,
+				),
+			);
+
+		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })]);
+
+		expect(error?.message).toBe(
+			'Ideal House could not download the photo that this n8n instance offered at https://n8n.example.com',
+		);
+		expect(error?.description).toContain('WEBHOOK_URL');
+		expect(error?.description).toMatch(/The service said: .*ECONNREFUSED/);
+		expect(error?.description).not.toMatch(/token=(?!\[redacted\])/);
 	});
 
 	test('a 1011 about another field is left as the service said it', async () => {

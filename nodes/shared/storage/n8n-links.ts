@@ -67,7 +67,7 @@ function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData 
 	if (!binary.id) {
 		throw refusal(
 			ctx,
-			`The photo in "${file.property}" is held in n8n's memory, and n8n can hand out a link only to a file it stores`,
+			`The photo in "${file.property}" is held in n8n's memory (N8N_DEFAULT_BINARY_DATA_MODE=default), and n8n can hand out a link only to a file it stores`,
 			`Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (or database, where your n8n lists that mode) and restart n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
 		);
 	}
@@ -129,10 +129,10 @@ class N8nLinks implements PhotoLinks {
 	}
 
 	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
-		const { seconds, mayOutliveItem } = this.lifetime;
+		const { seconds } = this.lifetime;
 		const links: string[] = [];
 		for (const [index, binary] of this.stored.entries()) {
-			const file = mayOutliveItem ? await this.ownCopy(ctx, this.files[index], binary) : binary;
+			const file = this.lasts(ctx, binary) ? binary : await this.ownCopy(this.files[index], ctx);
 			links.push(this.sign(file, `${seconds}s`));
 		}
 		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
@@ -140,16 +140,21 @@ class N8nLinks implements PhotoLinks {
 	}
 
 	/**
-	 * A file a Webhook or Form trigger received is stored under a temporary id and renamed when
-	 * the execution ends, so a link to it opens nothing afterwards. A task that may outlive the
-	 * item gets a link to a copy stored under this execution's own id, which stays.
+	 * Whether the file stays where its id says for as long as the link may be used. A file a
+	 * Webhook or Form trigger received is stored under a temporary id, and n8n moves it when the
+	 * execution ends (n8n 1.x also clears the workflow's whole temporary folder then, under other
+	 * runs of the same workflow): a link to it would open nothing. A file of another execution
+	 * goes when that one is pruned, so a task that may outlive the item needs one of this run's.
 	 */
-	private async ownCopy(
-		ctx: IExecuteSingleFunctions,
-		file: PhotoFile,
-		binary: IBinaryData,
-	): Promise<IBinaryData> {
-		if (binary.id?.includes(`/executions/${ctx.getExecutionId()}/`)) return binary;
+	private lasts(ctx: IExecuteSingleFunctions, binary: IBinaryData): boolean {
+		const id = binary.id ?? '';
+		if (id.includes('/executions/temp/')) return false;
+		return !this.lifetime.mayOutliveItem || id.includes(`/executions/${ctx.getExecutionId()}/`);
+	}
+
+	/** A copy of the file under this execution's own id, through n8n's binary helpers. */
+	private async ownCopy(file: PhotoFile, ctx: IExecuteSingleFunctions): Promise<IBinaryData> {
+		const binary = ctx.helpers.assertBinaryData(file.property);
 		const fileName = binary.fileName ?? `photo.${file.type.extension}`;
 		return await ctx.helpers.prepareBinaryData(await file.open(), fileName, file.type.mimeType);
 	}
@@ -167,9 +172,15 @@ class N8nLinks implements PhotoLinks {
 		for (const item of ended.items ?? []) item.json.photoLink = this.record();
 	}
 
+	/**
+	 * The service's own words are read from n8n's list of the error's messages: n8n replaces a
+	 * message that names a network code (ECONNREFUSED, ENOTFOUND …), which is just what a link
+	 * the service cannot reach gives.
+	 */
 	explainRefusal(failure: IdealHouseError): void {
-		if (apiCodeOf(failure.outcome) !== 1011 || !/imageUrl/i.test(failure.message)) return;
-		const said = failure.message;
+		if (apiCodeOf(failure.outcome) !== 1011) return;
+		const said = [...failure.messages, failure.message].find((text) => /imageUrl/i.test(text));
+		if (!said) return;
 		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}`;
 		const restPath = new URL(this.address.signedPath).pathname;
 		failure.description = [
