@@ -5,8 +5,6 @@
  * Stop while a node waits on its task. n8n's log of it all gets the checks of every n8n command.
  */
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
 import type { TestStorage } from '../helpers/s3-storage.ts';
@@ -26,7 +24,7 @@ import {
 	type Context,
 	CREDENTIAL,
 	equal,
-	N8N_APP,
+	n8nLine,
 	report,
 	NODE_TYPES,
 	runLaterChecks,
@@ -37,9 +35,23 @@ import {
 	taskLines,
 	WORK,
 } from './e2e-shared.ts';
-import { binarySize, checkTaskItem, nodeItems, type RunOutput, storedBinary } from './e2e-items.ts';
-import { FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
-import { checkThroughBucket, finishEndingPage, publishForm, submitPhoto } from './form-upload.ts';
+import { binarySize, checkTaskItem, nodeItems } from './e2e-items.ts';
+import {
+	FORM_EXAMPLE,
+	FORM_UPLOAD_BUCKET,
+	FORM_UPLOAD_EXAMPLE,
+	SOURCES,
+	STOP_WORKFLOW,
+} from './e2e-examples.ts';
+import {
+	checkBinaryDataMode,
+	checkFormUpload,
+	checkFormUploadLater,
+	checkPublicApiRefused,
+	finishedFormExecution,
+} from './e2e-form-uploads.ts';
+import { type FrontProxy, startFrontProxy } from './n8n-link.ts';
+import { publishForm } from './form-upload.ts';
 
 /** How often the nodes ask the service for a task's status, in seconds. */
 const POLL_SECONDS = 3;
@@ -52,19 +64,31 @@ export async function checkRunningApp(
 ): Promise<void> {
 	const group = 'n8n start (editor + credential test)';
 	const base = `http://127.0.0.1:${port}`;
-	const app = startN8n(['start']);
+	// n8n's public address, which its links carry: a reverse proxy in front of it (n8n-link.ts).
+	const proxy = await startFrontProxy(port);
+	const routes = { storage, proxy };
+	// n8n 1.x keeps files in memory by default, where n8n's link cannot reach them.
+	const onFiles: Record<string, string> = n8nLine().startsWith('1.')
+		? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' }
+		: {};
+	const app = startN8n(['start'], { WEBHOOK_URL: proxy.url, ...onFiles });
 	try {
 		const session = await readySession(group, base, app);
 		if (!session) return;
 		await checkCatalogue(group, base, session);
+		await checkBinaryDataMode(group, session, 'filesystem');
 		await checkCredentialTest(group, service, session);
 		await checkFormExample(ctx, service, base, session);
-		await checkFormUploadExample(ctx, service, storage, base, session);
+		await checkFormUpload(ctx, service, routes, base, session, FORM_UPLOAD_EXAMPLE);
+		await checkFormUpload(ctx, service, routes, base, session, FORM_UPLOAD_BUCKET);
+		await checkFormUploadLater(service, routes, base, session);
+		await checkPublicApiRefused(service, routes, base, session);
 		await checkStop(service, base, session);
 	} catch (error) {
 		check(group, 'checks ran', false, (error as Error).stack);
 	} finally {
-		await stopAndCheckLog(app);
+		await stopAndCheckLog(app, proxy);
+		await proxy.close();
 	}
 }
 
@@ -184,17 +208,26 @@ async function checkCredentialTest(
 	);
 }
 
-async function stopAndCheckLog(app: N8nProcess): Promise<void> {
+async function stopAndCheckLog(app: N8nProcess, proxy: FrontProxy): Promise<void> {
 	await app.stop();
 	const output = app.output();
 	writeFileSync(logFile(WORK, 'start'), output);
-	// The plain-http credential test makes n8n log the credential's refusal (with its stack), and
-	// the Stop check calls its webhook until n8n has registered it (n8n 2.x does so a moment
-	// after activation, logging each early call as unknown).
+	// Whoever holds a link's token can open the file: n8n's log (the nodes' lines in it) must not.
+	const tokens = [...new Set(proxy.fetches.map((entry) => entry.token).filter(Boolean))];
+	check(
+		'n8n start (editor + credential test)',
+		`the ${tokens.length} link token(s) the service used appear nowhere in n8n's log`,
+		tokens.length > 0 && tokens.every((token) => !output.includes(token)),
+		tokens.length ? 'a token is in the log' : 'no link was fetched',
+	);
+	// The plain-http credential test makes n8n log the credential's refusal (with its stack), the
+	// Stop check calls its webhook until n8n has registered it (n8n 2.x does so a moment after
+	// activation, logging each early call as unknown), and n8n 2.x logs the error of the
+	// production execution whose link the node refuses (PHOTO_LINK_PUBLIC_API).
 	checkLoaderAndLogs(
 		'start',
 		{ code: app.child.exitCode, stdout: output, stderr: '', lines: parseLogLines(output) },
-		/must start with https:\/\/|webhook "POST ideal-house-stop" is not registered/,
+		/must start with https:\/\/|webhook "POST ideal-house-stop" is not registered|which Ideal House cannot reach to fetch the photo/,
 	);
 }
 
@@ -289,171 +322,6 @@ async function submitForm(
 	)
 		return undefined;
 	return mask;
-}
-
-/**
- * A form example's execution once it has finished, over REST. n8n stores run data in its
- * flatted form, read here with n8n's own copy of flatted.
- */
-async function finishedFormExecution(
-	group: string,
-	session: RestSession,
-	workflowId: string,
-): Promise<RunOutput | undefined> {
-	const executionId = (await executionIn(session, workflowId, ['new', 'running', 'waiting']))?.id;
-	if (!check(group, 'one execution finished', !!executionId, 'none within 90 s')) return undefined;
-	const execution = (await session.rest(`/rest/executions/${executionId}`)).json.data ?? {};
-	const appRequire = createRequire(join(N8N_APP, 'node_modules', 'n8n', 'package.json'));
-	const flatted = appRequire('flatted') as { parse(text: string): RunOutput['data'] };
-	return {
-		status: String(execution.status),
-		finished: execution.finished as boolean | undefined,
-		data: flatted.parse(String(execution.data)),
-	};
-}
-
-/**
- * The workflow's first execution whose status is not one of `passing` (within 90 s), as the
- * executions list shows it.
- */
-async function executionIn(
-	session: RestSession,
-	workflowId: string,
-	passing: string[],
-): Promise<{ id: string; status: string } | undefined> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const deadline = Date.now() + 90_000;
-	while (Date.now() < deadline) {
-		const list = await session.rest(`/rest/executions?filter=${filter}`);
-		const results = (list.json.data?.results ?? []) as Array<{ id: string; status: string }>;
-		const found = results.find((entry) => !passing.includes(entry.status));
-		if (found) return found;
-		await sleep(500);
-	}
-	return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The form that takes the photo itself
-
-/**
- * The form that takes the room photo as a file, as users run it: published, the photo submitted,
- * the form ending's page read as the browser gets it (with the staged photo to save) and then
- * posted back, as its script does, so that the execution ends. The service must have fetched the
- * uploaded file's own bytes through its presigned link, the object must be gone from the bucket
- * afterwards, and the staged photo must reach both the item and the submitter.
- */
-async function checkFormUploadExample(
-	ctx: Context,
-	service: RunningService,
-	storage: TestStorage,
-	base: string,
-	session: RestSession,
-): Promise<void> {
-	const example = FORM_UPLOAD_EXAMPLE;
-	const group = `workflow ${example.id} (a photo file through the bucket, in n8n start)`;
-	const formUrl = await publishForm(
-		report,
-		group,
-		base,
-		session,
-		example,
-		/Room photo/,
-		'its file field',
-	);
-	if (!formUrl) return;
-	const tasksBefore = service.stats().tasks.length;
-	storage.requests.length = 0;
-	const photo = Buffer.from(
-		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
-	);
-
-	const waitingUrl = await submitPhoto(report, group, formUrl, photo);
-	if (!waitingUrl) return;
-	// The ending page is served once the execution waits there, the staged photo in hand.
-	const paused = await executionIn(session, example.id, ['new', 'running']);
-	if (
-		!check(
-			group,
-			`the execution reached "${example.ending}" and waits for the browser`,
-			paused?.status === 'waiting',
-			paused ? `status ${paused.status}` : 'no execution within 90 s',
-		)
-	)
-		return;
-	const handed = await finishEndingPage(report, group, waitingUrl, example.ending);
-
-	const run = await finishedFormExecution(group, session, example.id);
-	if (!run) return;
-	check(
-		group,
-		'execution finished with status success',
-		run.status === 'success' && !run.data.resultData.error,
-		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
-	);
-	const upload = nodeItems(group, run, example.trigger, 1)[0];
-	const file = upload?.binary?.[example.fileProperty];
-	equal(
-		group,
-		`${example.trigger}: the uploaded photo is the item's binary "${example.fileProperty}" (size, type)`,
-		[file?.mimeType, file && binarySize(file)],
-		['image/png', photo.length],
-	);
-
-	ctx.stats = service.stats() as unknown as Context['stats'];
-	const newTasks = service.stats().tasks.slice(tasksBefore);
-	const item = nodeItems(group, run, example.node, 1)[0];
-	equal(
-		group,
-		'the service created exactly one task for the submission, the id the node emitted',
-		newTasks.map((task) => task.id),
-		[item?.json.id],
-	);
-	const sentUrl = String(newTasks[0]?.imageUrl ?? '');
-	if (item) {
-		await checkTaskItem(ctx, group, example.node, 0, item, {
-			kind: 'virtualStaging',
-			imageUrls: [sentUrl],
-			input: { imageUrl: sentUrl, prompt: example.prompt },
-			source: SOURCES['living-room.png'],
-			binary: example.resultProperty,
-		});
-	}
-	await checkThroughBucket(report, group, storage, sentUrl, photo);
-
-	const ending = nodeItems(group, run, example.ending, 1)[0];
-	const staged = item?.binary?.[example.resultProperty];
-	equal(
-		group,
-		`${example.ending}: passes the staged photo on as the node attached it`,
-		ending?.binary?.[example.resultProperty],
-		staged,
-	);
-	const result = String(item?.json.output?.resultUrl ?? '');
-	const resultBytes = Buffer.from(await (await fetch(result)).arrayBuffer());
-	check(
-		group,
-		`${example.ending}: the submitter gets the staged photo, byte for byte the service's result`,
-		!!handed && handed.bytes.equals(resultBytes),
-		handed ? `${handed.bytes.length} bytes, result ${resultBytes.length} bytes` : 'no file',
-	);
-	equal(
-		group,
-		`${example.ending}: saved as the result's file name and type`,
-		[handed?.fileName, handed?.type],
-		[result.split('/').pop(), 'image/png'],
-	);
-	const kept = staged && storedBinary(staged);
-	check(
-		group,
-		`${example.ending}: the file handed over is the one n8n stored for the item`,
-		!!kept && !!handed && kept.equals(handed.bytes),
-		kept ? `stored ${kept.length} bytes` : 'stored binary not readable',
-	);
-	taskLines.push(
-		`form upload: photo ${photo.length} B via ${new URL(sentUrl || 'http://-').pathname} → staged ${resultBytes.length} B handed back`,
-	);
-	await runLaterChecks(ctx);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ import {
 	nodeItems,
 	type RunOutput,
 } from './e2e-items.ts';
-import { FORM_UPLOAD_EXAMPLE } from './form-upload.ts';
+import { FORM_UPLOAD_BUCKET, FORM_UPLOAD_EXAMPLE, type FormUpload } from './form-upload.ts';
 
-export { FORM_UPLOAD_EXAMPLE };
+export { FORM_UPLOAD_BUCKET, FORM_UPLOAD_EXAMPLE };
 
 export interface Example {
 	file: string;
@@ -61,6 +61,60 @@ export const RUN_ELSEWHERE = [
 
 /** A test workflow (not an example): a long task waited on, then stopped. */
 export const STOP_WORKFLOW = { id: 'ihStopWhileWaiting', file: 'stop.json' };
+
+/**
+ * A test workflow: the form example's photo on n8n's link with Wait for Completion off, so that
+ * the task may outlive the execution (and n8n's move of the form's file when the execution ends).
+ */
+export const FORM_UPLOAD_LATER: FormUpload = {
+	...FORM_UPLOAD_EXAMPLE,
+	file: 'form-upload-later.json',
+	folder: 'workflows',
+	id: 'ihFormUploadLater',
+	formPath: 'stage-a-room-later',
+	ending: undefined,
+	resultProperty: undefined,
+};
+
+/**
+ * A test workflow: the form example's photo on n8n's link, with an Ideal House credential whose
+ * base URL is public while n8n's own address (WEBHOOK_URL) is on loopback: refused before
+ * anything is sent.
+ */
+export const PHOTO_LINK_PUBLIC_API = {
+	...FORM_UPLOAD_LATER,
+	file: 'photo-link-public-api.json',
+	id: 'ihPhotoLinkPublicApi',
+	formPath: 'stage-a-room-public',
+	credential: {
+		id: 'IdealHousePublic1',
+		name: 'Ideal House (a public address)',
+		type: 'idealHouseApi',
+	},
+	/** A public address that resolves nowhere (`.invalid`): a request sent anyway fails otherwise. */
+	baseUrl: 'https://api.ideal-house.invalid',
+};
+
+/**
+ * A test workflow for `n8n execute` in n8n's in-memory binary data mode: a photo downloaded as a
+ * file, then staged on n8n's link, which that mode cannot give: refused before anything is sent.
+ * The node continues on fail, so the item carries the message.
+ */
+export const PHOTO_LINK_IN_MEMORY = {
+	file: 'photo-link-in-memory.json',
+	id: 'ihPhotoLinkInMemory',
+	node: 'Stage the room',
+	download: 'Download the photo',
+};
+
+/** The test workflows of test/n8n-app/workflows/, imported with the examples. */
+export const TEST_WORKFLOWS = [
+	STOP_WORKFLOW,
+	FORM_UPLOAD_BUCKET,
+	FORM_UPLOAD_LATER,
+	PHOTO_LINK_PUBLIC_API,
+	PHOTO_LINK_IN_MEMORY,
+];
 
 /** The service's sample images, by their size. */
 export const SOURCES: Record<string, [number, number]> = {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { importCredential, importWorkflows } from './imports.ts';
+import { importCredential, importCredentials, importWorkflows } from './imports.ts';
 import { PACKAGE, requiredEnv, SAMPLE_BASE_URL } from './report.ts';
 import {
 	API_KEY,
@@ -26,7 +26,13 @@ import {
 	USER_FOLDER,
 	WORK,
 } from './e2e-shared.ts';
-import { EXAMPLES, FORM_EXAMPLES, RUN_ELSEWHERE, STOP_WORKFLOW } from './e2e-examples.ts';
+import {
+	EXAMPLES,
+	FORM_EXAMPLES,
+	PHOTO_LINK_PUBLIC_API,
+	RUN_ELSEWHERE,
+	TEST_WORKFLOWS,
+} from './e2e-examples.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The package as run.sh packed and installed it
@@ -116,9 +122,19 @@ export async function importServiceCredential(serviceUrl: string): Promise<void>
 	});
 }
 
-/** The upload storage credential, with plain data as a user types it: the S3 server's address and keys. */
+/**
+ * The upload storage credential, with plain data as a user types it (the S3 server's address and
+ * keys), and, in the same command, an "Ideal House API" credential at a public address for the
+ * refusal of n8n's link (`PHOTO_LINK_PUBLIC_API`).
+ */
 export async function importStorageCredential(data: Record<string, unknown>): Promise<void> {
-	await importCredential({ ...imports, group: 'n8n import:credentials' }, STORAGE_CREDENTIAL, data);
+	await importCredentials({ ...imports, group: 'n8n import:credentials' }, [
+		{ credential: STORAGE_CREDENTIAL, data },
+		{
+			credential: PHOTO_LINK_PUBLIC_API.credential,
+			data: { apiKey: API_KEY, baseUrl: PHOTO_LINK_PUBLIC_API.baseUrl },
+		},
+	]);
 }
 
 /** The workflow files, with the sample base URL replaced by the service's. */
@@ -152,23 +168,30 @@ interface PropertyDescription {
 	type: string;
 	default?: unknown;
 	options?: Array<{ name: string; value?: unknown }>;
-	displayOptions?: { show?: Record<string, unknown[]> };
+	displayOptions?: { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> };
 	typeOptions?: { loadOptionsMethod?: string };
 }
 
 type NodeDescriptions = Record<string, { properties: PropertyDescription[] }>;
 
 /**
- * The files to import: the Stop test's workflow, and the examples, each checked as a file first;
- * then that no example is left out of both this test and the others.
+ * The files to import: the test workflows, and the examples, each checked as a file first; then
+ * that no example is left out of both this test and the others.
  */
 export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
 	const descriptions = loadedDescriptions();
 	const workflowFiles: Array<{ file: string; text: string }> = [];
-	workflowFiles.push({
-		file: STOP_WORKFLOW.file,
-		text: readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', STOP_WORKFLOW.file), 'utf8'),
-	});
+	for (const workflow of TEST_WORKFLOWS) {
+		const text = readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', workflow.file), 'utf8');
+		const parsed = JSON.parse(text) as WorkflowJson;
+		const group = `test workflow ${workflow.file}`;
+		equal(group, 'workflow id', parsed.id, workflow.id);
+		const apiCredential =
+			workflow.id === PHOTO_LINK_PUBLIC_API.id ? PHOTO_LINK_PUBLIC_API.credential : CREDENTIAL;
+		for (const node of parsed.nodes.filter((entry) => entry.type.startsWith(`${PACKAGE}.`)))
+			checkOurNode(group, node, descriptions, apiCredential);
+		workflowFiles.push({ file: workflow.file, text });
+	}
 	for (const example of [...EXAMPLES, ...FORM_EXAMPLES]) {
 		const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 		const workflow = JSON.parse(text) as WorkflowJson;
@@ -254,28 +277,53 @@ function checkExampleStatically(
 	for (const node of ours) checkOurNode(group, node, descriptions);
 }
 
+/** The node versions a workflow may use: 1, and 1.1, which brought Photo Link. */
+const NODE_VERSIONS = [1, 1.1];
+
 /**
- * One of our nodes in an example: a type n8n loaded, the test's credentials (the upload storage
- * exactly where the photo is a file), valid parameters.
+ * One of our nodes in a workflow: a type n8n loaded, at a version it has, the test's credentials
+ * (the upload storage exactly where the photo is a file that goes through the bucket: Photo Link
+ * Your Bucket, set or as the version's default), valid parameters.
  */
-function checkOurNode(group: string, node: WorkflowNode, descriptions: NodeDescriptions): void {
+function checkOurNode(
+	group: string,
+	node: WorkflowNode,
+	descriptions: NodeDescriptions,
+	apiCredential: { id: string; name: string } = CREDENTIAL,
+): void {
 	const description = descriptions[node.type];
 	if (!check(group, `${node.name}: type ${node.type} exists`, !!description, 'unknown type'))
 		return;
-	equal(group, `${node.name}: typeVersion`, node.typeVersion, 1);
+	check(
+		group,
+		`${node.name}: typeVersion ${node.typeVersion} is one of ${NODE_VERSIONS.join(', ')}`,
+		NODE_VERSIONS.includes(node.typeVersion),
+		`typeVersion ${node.typeVersion}`,
+	);
 	const fromFile = node.parameters.imageSource === 'binary';
+	const photoLink = fromFile
+		? parameterValue('photoLink', node.parameters, description.properties, node.typeVersion)
+		: undefined;
+	if (fromFile)
+		check(
+			group,
+			`${node.name}: Photo Link is "n8n" or "bucket" (set, or version ${node.typeVersion}'s default: ${JSON.stringify(photoLink)})`,
+			photoLink === 'n8n' || photoLink === 'bucket',
+			`photoLink ${JSON.stringify(photoLink)}`,
+		);
+	const throughBucket = fromFile && photoLink === 'bucket';
 	equal(
 		group,
-		`${node.name}: credentials${fromFile ? ' (the API, and the upload storage for the photo file)' : ''}`,
+		`${node.name}: credentials${throughBucket ? ' (the API, and the upload storage for the photo file)' : fromFile ? " (the API only: the photo file goes on n8n's own link)" : ''}`,
 		node.credentials,
 		{
-			idealHouseApi: { id: CREDENTIAL.id, name: CREDENTIAL.name },
-			...(fromFile
+			idealHouseApi: { id: apiCredential.id, name: apiCredential.name },
+			...(throughBucket
 				? { idealHouseStorageApi: { id: STORAGE_CREDENTIAL.id, name: STORAGE_CREDENTIAL.name } }
 				: {}),
 		},
 	);
-	const problems = parameterProblems(node.parameters, description.properties);
+	const problems = parameterProblems(node.parameters, description.properties, node.typeVersion);
 	check(
 		group,
 		`${node.name}: every parameter is one of the node's, with a valid value`,
@@ -285,24 +333,71 @@ function checkOurNode(group: string, node: WorkflowNode, descriptions: NodeDescr
 }
 
 /**
- * Whether n8n shows a property for these parameters (its `displayOptions.show`, with the defaults
- * of the parameters a workflow leaves out). A node with resources has one property per resource
- * under the same name (the Ideal House AI node's `indoorTypeId` is a fixed list for Virtual
- * Staging and a loaded one for Change Furniture): only the shown one applies.
+ * A parameter's value as the node runs with it: the workflow's, or the default of the property
+ * n8n shows at this version (one property per version where the default changed).
+ */
+function parameterValue(
+	name: string,
+	parameters: Record<string, unknown>,
+	described: PropertyDescription[],
+	version: number,
+): unknown {
+	if (name in parameters) return parameters[name];
+	return described.find(
+		(property) => property.name === name && isShown(property, parameters, described, version),
+	)?.default;
+}
+
+/** Whether a node version meets one `@version` condition (a number, or `{ _cnd: { gte: … } }`). */
+function versionMatches(condition: unknown, version: number): boolean {
+	if (typeof condition === 'number') return condition === version;
+	const rule = (condition as { _cnd?: Record<string, number> } | null)?._cnd;
+	if (!rule) return false;
+	return Object.entries(rule).every(([operator, value]) => {
+		switch (operator) {
+			case 'eq':
+				return version === value;
+			case 'gte':
+				return version >= value;
+			case 'gt':
+				return version > value;
+			case 'lte':
+				return version <= value;
+			case 'lt':
+				return version < value;
+			default:
+				return false;
+		}
+	});
+}
+
+/**
+ * Whether n8n shows a property for these parameters at this node version (its
+ * `displayOptions.show` and `hide`, with the defaults of the parameters a workflow leaves out,
+ * and `@version`). A node with resources has one property per resource under the same name (the
+ * Ideal House AI node's `indoorTypeId` is a fixed list for Virtual Staging and a loaded one for
+ * Change Furniture), and one per version where a default changed (`photoLink`): only the shown
+ * one applies.
  */
 function isShown(
 	property: PropertyDescription,
 	parameters: Record<string, unknown>,
 	described: PropertyDescription[],
+	version: number,
 ): boolean {
-	return Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) => {
-		if (name.startsWith('@')) return true;
-		const value =
-			name in parameters
-				? parameters[name]
-				: described.find((other) => other.name === name && other.default !== undefined)?.default;
-		return values.includes(value);
-	});
+	const valueOf = (name: string) =>
+		name in parameters
+			? parameters[name]
+			: described.find((other) => other.name === name && other.default !== undefined)?.default;
+	const meets = (name: string, values: unknown[]) =>
+		name === '@version'
+			? values.some((condition) => versionMatches(condition, version))
+			: name.startsWith('@') || values.includes(valueOf(name));
+	const { show = {}, hide = {} } = property.displayOptions ?? {};
+	return (
+		Object.entries(show).every(([name, values]) => meets(name, values)) &&
+		!Object.entries(hide).some(([name, values]) => !name.startsWith('@') && meets(name, values))
+	);
 }
 
 /**
@@ -313,6 +408,7 @@ function isShown(
 function parameterProblems(
 	parameters: Record<string, unknown>,
 	described: PropertyDescription[],
+	version: number,
 ): string[] {
 	const problems: string[] = [];
 	for (const [name, value] of Object.entries(parameters)) {
@@ -321,7 +417,7 @@ function parameterProblems(
 			problems.push(`unknown parameter "${name}"`);
 			continue;
 		}
-		const shown = named.filter((property) => isShown(property, parameters, described));
+		const shown = named.filter((property) => isShown(property, parameters, described, version));
 		if (shown.length === 0) {
 			problems.push(`parameter "${name}" is not shown with these settings`);
 			continue;

@@ -15,7 +15,14 @@ import {
 	runN8nCommand,
 	startN8nProcess,
 } from './n8n-process.ts';
-import { localCredential, localStorageCredential, PACKAGE, Report, runSettings } from './report.ts';
+import {
+	localCredential,
+	localStorageCredential,
+	n8nVersion,
+	PACKAGE,
+	Report,
+	runSettings,
+} from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -106,10 +113,17 @@ export function editorPort(): number {
 	return Number(env.N8N_PORT);
 }
 
-/** Runs one n8n CLI command; its output is kept as E2E_WORK/logs/<step>.log. */
-export async function n8n(step: string, args: string[]): Promise<CommandResult> {
+/**
+ * Runs one n8n CLI command, `extra` added to its environment; its output is kept as
+ * E2E_WORK/logs/<step>.log.
+ */
+export async function n8n(
+	step: string,
+	args: string[],
+	extra: Record<string, string> = {},
+): Promise<CommandResult> {
 	const result = await runN8nCommand(N8N_BIN, args, {
-		env,
+		env: { ...env, ...extra },
 		cwd: WORK,
 		logFile: logFile(WORK, step),
 		timeoutMs: COMMAND_TIMEOUT_MS,
@@ -118,9 +132,17 @@ export async function n8n(step: string, args: string[]): Promise<CommandResult> 
 	return result;
 }
 
-/** Starts a long-running n8n process (`start`); the caller stops it and checks its log. */
-export function startN8n(args: string[]): N8nProcess {
-	return startN8nProcess(N8N_BIN, args, { env, cwd: WORK });
+/**
+ * Starts a long-running n8n process (`start`), `extra` added to its environment; the caller stops
+ * it and checks its log.
+ */
+export function startN8n(args: string[], extra: Record<string, string> = {}): N8nProcess {
+	return startN8nProcess(N8N_BIN, args, { env: { ...env, ...extra }, cwd: WORK });
+}
+
+/** The n8n line under test, from the installed n8n's version: `1.123`, `2.41`. */
+export function n8nLine(): string {
+	return n8nVersion(N8N_APP).split('.').slice(0, 2).join('.');
 }
 
 /**

@@ -27,7 +27,7 @@
  * The steps live in e2e-setup.ts (1–4), e2e-examples.ts and e2e-items.ts (what 5 expects), and
  * e2e-app.ts (6); e2e-shared.ts holds the settings, the report and the n8n CLI they share.
  */
-import { startService } from '../../service/server.ts';
+import { type RunningService, startService } from '../../service/server.ts';
 import { startTestStorage } from '../helpers/s3-storage.ts';
 import { n8nVersion, PACKAGE, runMain } from './report.ts';
 import {
@@ -38,6 +38,7 @@ import {
 	equal,
 	N8N_APP,
 	n8n,
+	n8nLine,
 	prepareN8n,
 	report,
 	runLaterChecks,
@@ -57,8 +58,8 @@ import {
 	importStorageCredential,
 	importTestWorkflows,
 } from './e2e-setup.ts';
-import { EXAMPLES, type Example } from './e2e-examples.ts';
-import { CREDITS, runOutput } from './e2e-items.ts';
+import { EXAMPLES, type Example, PHOTO_LINK_IN_MEMORY } from './e2e-examples.ts';
+import { CREDITS, nodeItems, runOutput } from './e2e-items.ts';
 import { checkRunningApp } from './e2e-app.ts';
 
 /** One `n8n execute` as the summary lists it. */
@@ -91,6 +92,7 @@ async function main(): Promise<number> {
 
 		for (const example of EXAMPLES) runs.push(await executeExample(ctx, example));
 		await checkServiceRecord(ctx, service.baseUrl);
+		await executeInMemoryMode(service);
 
 		await timed(
 			'n8n start (editor, credential test, forms)',
@@ -140,6 +142,63 @@ async function executeExample(ctx: Context, example: Example): Promise<ExampleRu
 		check(group, 'checks ran', false, (error as Error).stack);
 	}
 	return executed;
+}
+
+/**
+ * n8n's link where n8n keeps files in memory (n8n 1.x's default binary data mode, `default`; 2.x
+ * still has it, deprecated, when set): such a file has no id for n8n to sign, so the node must
+ * refuse the item before anything is sent, naming the setting. `n8n execute` of a workflow that
+ * downloads the photo as a file, then stages it on n8n's link (the node continues on fail).
+ */
+async function executeInMemoryMode(service: RunningService): Promise<void> {
+	const workflow = PHOTO_LINK_IN_MEMORY;
+	const line = n8nLine();
+	// 1.x is in this mode unless told otherwise, as users run it; 2.x only when set.
+	const inMemory: Record<string, string> = line.startsWith('1.')
+		? {}
+		: { N8N_DEFAULT_BINARY_DATA_MODE: 'default' };
+	const group = `workflow ${workflow.id} (n8n's link, binary data in memory${line.startsWith('1.') ? ", n8n 1.x's default" : ''})`;
+	const before = service.stats();
+	const result = await timed(
+		`n8n execute --id=${workflow.id}`,
+		async () =>
+			await n8n(
+				`execute-${workflow.id}`,
+				['execute', `--id=${workflow.id}`, '--rawOutput'],
+				inMemory,
+			),
+	);
+	const run = runOutput(result);
+	if (!check(group, 'run data printed (--rawOutput)', !!run, `exit ${result.code}`)) return;
+	const photo = nodeItems(group, run!, workflow.download, 1)[0]?.binary?.photo;
+	check(
+		group,
+		`${workflow.download}: the photo is a file kept in memory (no id, the bytes inline)`,
+		!!photo && !photo.id && typeof photo.data === 'string' && photo.data.length > 0,
+		JSON.stringify({ id: photo?.id, inline: typeof photo?.data }),
+	);
+	const item = nodeItems(group, run!, workflow.node, 1)[0];
+	// Continue on fail: the item carries the error's message and its description.
+	const message = String(item?.json.error ?? '');
+	const description = String(
+		(item?.json.details as { description?: unknown } | undefined)?.description ?? '',
+	);
+	check(
+		group,
+		`${workflow.node}: the item fails, its error (message or description) naming N8N_DEFAULT_BINARY_DATA_MODE`,
+		message !== '' &&
+			/N8N_DEFAULT_BINARY_DATA_MODE/.test(`${message} ${description}`) &&
+			item?.json.id === undefined,
+		JSON.stringify(item?.json ?? null).slice(0, 400),
+	);
+	const after = service.stats();
+	equal(
+		group,
+		'nothing was sent to the service (no task created, no API request)',
+		[after.tasks.length - before.tasks.length, after.requests.total - before.requests.total],
+		[0, 0],
+	);
+	taskLines.push(`refused ${workflow.id}: ${message.slice(0, 200)}`);
 }
 
 /**

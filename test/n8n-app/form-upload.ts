@@ -1,9 +1,11 @@
 /**
- * The form that takes the room photo as a file (`examples/form-upload-stage.json`), as the
- * real-n8n drivers run it: in `n8n start` (test/n8n-app) and through n8n's queue, the form on the
- * main and the task on a worker (test/n8n-queue). What they share: the example's names, publishing
- * it, the browser's submission, the files the form ending's page hands over, and what the S3
- * server must have seen.
+ * The form that takes the room photo as a file, as the real-n8n drivers run it: in `n8n start`
+ * (test/n8n-app) and through n8n's queue, the form on the main and the task on a worker
+ * (test/n8n-queue). The example (`examples/form-upload-stage.json`, node version 1.1) gives the
+ * service n8n's own link to the file; the test workflow `form-upload-bucket.json` is the same
+ * workflow saved with node version 1, before Photo Link: the photo goes through the bucket. What
+ * the drivers share: the workflows' names, publishing them, the browser's submission, the files the
+ * form ending's page hands over, and what the S3 server must have seen.
  */
 import { createHash } from 'node:crypto';
 
@@ -11,21 +13,56 @@ import type { TestStorage } from '../helpers/s3-storage.ts';
 import { activateWorkflow, type RestSession } from './n8n-process.ts';
 import { type Report, sleep } from './report.ts';
 
+/** How the service gets the photo: n8n's own signed link, or a presigned link into the bucket. */
+export type PhotoLink = 'n8n' | 'bucket';
+
+export interface FormUpload {
+	/** The file, under `examples/` or, for a test workflow, `test/n8n-app/workflows/`. */
+	file: string;
+	folder: 'examples' | 'workflows';
+	id: string;
+	formPath: string;
+	trigger: string;
+	node: string;
+	/** The form ending that hands the staged photo back; none when the node does not wait. */
+	ending?: string;
+	/** n8n names a form file's binary property after the field's label, `\W` as `_`. */
+	fileProperty: string;
+	resultProperty?: string;
+	prompt: string;
+	photoLink: PhotoLink;
+}
+
 /**
- * The example: the photo is the uploaded file, which the node puts in the bucket for the service,
- * and the form's ending hands the staged photo back to the browser.
+ * The example: the photo is the uploaded file, which the node hands the service as n8n's own
+ * signed link (Photo Link = This n8n Instance, version 1.1's default), and the form's ending
+ * hands the staged photo back to the browser.
  */
-export const FORM_UPLOAD_EXAMPLE = {
+export const FORM_UPLOAD_EXAMPLE: FormUpload = {
 	file: 'form-upload-stage.json',
+	folder: 'examples',
 	id: 'ihFormUploadStage',
 	formPath: 'stage-a-room',
 	trigger: 'Room photo',
 	node: 'Stage the room',
 	ending: 'Staged photo',
-	/** n8n names a form file's binary property after the field's label, `\W` as `_`. */
 	fileProperty: 'Room_photo',
 	resultProperty: 'staged',
 	prompt: 'Warm contemporary furniture, light oak and neutral linen, styled for a listing photo',
+	photoLink: 'n8n',
+};
+
+/**
+ * The same workflow as saved before Photo Link (node version 1, no `photoLink`): the node puts
+ * the photo in the bucket for the service, and deletes it once the task has ended.
+ */
+export const FORM_UPLOAD_BUCKET: FormUpload = {
+	...FORM_UPLOAD_EXAMPLE,
+	file: 'form-upload-bucket.json',
+	folder: 'workflows',
+	id: 'ihFormUploadBucket',
+	formPath: 'stage-a-room-bucket',
+	photoLink: 'bucket',
 };
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -36,7 +73,7 @@ export async function publishForm(
 	group: string,
 	base: string,
 	session: RestSession,
-	example: { id: string; formPath: string },
+	example: Pick<FormUpload, 'id' | 'formPath'>,
 	field: RegExp,
 	fields: string,
 ): Promise<string | undefined> {
@@ -65,19 +102,31 @@ export async function publishForm(
 }
 
 /**
- * Submits the photo as the form's file field, multipart as a browser sends it; returns the page
- * n8n says to wait on.
+ * Submits the photo as the form's file field, multipart as a browser sends it. With a form ending
+ * n8n answers with the page to wait on, which is returned; without one (`ending` false), the
+ * submission is only accepted, and the form's URL is returned.
  */
 export async function submitPhoto(
 	report: Report,
 	group: string,
 	formUrl: string,
 	photo: Buffer,
+	ending = true,
 ): Promise<string | undefined> {
 	const form = new FormData();
 	form.append('field-0', new Blob([photo], { type: 'image/png' }), 'living-room.png');
 	const submitted = await fetch(formUrl, { method: 'POST', body: form });
 	const text = await submitted.text();
+	if (!ending) {
+		return report.check(
+			group,
+			'the form accepts the photo file',
+			submitted.ok,
+			`HTTP ${submitted.status}: ${text.slice(0, 300)}`,
+		)
+			? formUrl
+			: undefined;
+	}
 	let waitingUrl: string | undefined;
 	try {
 		waitingUrl = (JSON.parse(text) as { formWaitingUrl?: string }).formWaitingUrl;

@@ -139,7 +139,12 @@ export class Report {
 	readonly provokedLogLines = new Map<string, number>();
 
 	check(group: string, name: string, ok: boolean, detail?: string): boolean {
-		this.checks.push({ group, name, ok, detail: ok ? undefined : detail });
+		this.checks.push({
+			group,
+			name,
+			ok,
+			detail: ok || detail === undefined ? undefined : withoutLinkTokens(detail),
+		});
 		return ok;
 	}
 
@@ -259,7 +264,7 @@ export class Report {
 		for (const [title, lines] of sections) {
 			if (!lines.length) continue;
 			console.log(`\n${title}`);
-			for (const line of lines) console.log(`  ${line}`);
+			for (const line of lines) console.log(`  ${withoutLinkTokens(line)}`);
 		}
 
 		console.log('\nChecks:');
@@ -307,6 +312,14 @@ function describeLine(line: LogLine, n8nAppDir: string): string {
 
 function aboutUs(line: LogLine, n8nAppDir: string): boolean {
 	return OURS.test(describeLine(line, n8nAppDir));
+}
+
+/**
+ * The text with the token of every signed link (n8n's `…/binary-data/signed?token=…`) left out:
+ * whoever holds the token can open the file, so no summary line or check detail carries it.
+ */
+export function withoutLinkTokens(text: string): string {
+	return text.replace(/([?&]token=)[^&\s"'\\]+/g, '$1…');
 }
 
 /** Runs a driver's main and exits with its code; a crash prints its stack and exits 1. */

@@ -33,9 +33,16 @@ export const ROOM_TYPES = {
 	serviceDefault: 'Service Default',
 	pick: 'Dining Room',
 };
-/** A photo that is a file: what the Ideal House AI panel asks for once Image Source is Binary File. */
+/**
+ * A photo that is a file: what the Ideal House AI panel (node version 1.1, as the editor adds it)
+ * shows once Image Source is Binary File: Photo Link, at n8n's own link by default; the storage
+ * credential only for the bucket.
+ */
 export const PHOTO_FILE = {
 	storageCredential: 'Ideal House Upload Storage (S3-compatible)',
+	photoLink: 'photoLink',
+	n8nLink: 'This n8n Instance',
+	bucket: 'Your Bucket (S3-Compatible)',
 };
 export const CREDENTIAL = localCredential('IdealHouseEditor1');
 export const API_KEY = 'n8n-editor-key';

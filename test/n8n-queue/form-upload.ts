@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * The form upload example through the queue: the main receives the form (a browser's multipart
+ * The form upload through the queue: the main receives the form (a browser's multipart
  * submission to the published form's production URL), a worker runs the Ideal House AI node on
- * the uploaded photo (upload to the bucket, task, download of the result), and the form ending
- * hands the result back. Checks where each part ran, the bytes at every hop (the bucket's access
- * log, the service's record, the binary data read back through n8n's REST API) and where n8n kept
- * the binary data: the run's binary data mode, for real.
+ * the uploaded photo (n8n's own link to it, which the main serves, or an upload to the bucket;
+ * the task; the download of the result), and the form ending hands the result back. Checks where
+ * each part ran, the bytes at every hop (what the service fetched from the main or the bucket, the
+ * service's record, the binary data read back through n8n's REST API) and where n8n kept the
+ * binary data: the run's binary data mode, for real.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,12 +15,13 @@ import type { RunningService } from '../../service/server.ts';
 import type { TestStorage } from '../helpers/s3-storage.ts';
 import {
 	checkThroughBucket,
-	FORM_UPLOAD_EXAMPLE as EXAMPLE,
+	type FormUpload,
 	publishForm,
 	finishEndingPage,
 	sha256,
 	submitPhoto,
 } from '../n8n-app/form-upload.ts';
+import { checkThroughN8nLink, type FrontProxy, shownLink } from '../n8n-app/n8n-link.ts';
 import type { BinaryMeta } from '../n8n-app/report.ts';
 import { binaryRows, binaryRowsOfExecution } from './database.ts';
 import { createdInLog, type Instance, logMessages, startedBy } from './processes.ts';
@@ -46,13 +48,23 @@ interface ExpectedBinary {
 	bytes: Buffer;
 }
 
+/** Where a photo file can go: the bucket (S3 server) and the main's public address (the proxy). */
+export interface PhotoRoutes {
+	storage: TestStorage;
+	proxy: FrontProxy;
+}
+
 export async function runFormUploadOnWorker(
+	example: FormUpload,
 	service: RunningService,
-	storage: TestStorage,
+	{ storage, proxy }: PhotoRoutes,
 	mainInstance: Instance,
 	workers: Instance[],
 ): Promise<void> {
-	const group = `form upload on a worker (${EXAMPLE.file}, binary data mode ${BINARY_MODE})`;
+	const how = example.photoLink === 'n8n' ? "on n8n's own link" : 'through the bucket';
+	const group = `form upload on a worker (${example.file}, ${how}, binary data mode ${BINARY_MODE})`;
+	const ending = example.ending!;
+	const resultProperty = example.resultProperty!;
 	await checkBinaryModeSetting(group);
 	const { base, session } = mainConnection();
 	const formUrl = await publishForm(
@@ -60,7 +72,7 @@ export async function runFormUploadOnWorker(
 		group,
 		base,
 		session,
-		EXAMPLE,
+		example,
 		/Room photo/,
 		'its file field',
 	);
@@ -71,26 +83,29 @@ export async function runFormUploadOnWorker(
 	const photo = Buffer.from(
 		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
 	);
-	const known = new Set((await executionsOf(EXAMPLE.id)).map((record) => record.id));
+	const known = new Set((await executionsOf(example.id)).map((record) => record.id));
 
-	const record = await timed('form upload on a worker (submission to the end)', async () => {
-		const waitingUrl = await submitPhoto(report, group, formUrl, photo);
-		if (!waitingUrl) return undefined;
-		const paused = await nextExecution(known, ['new', 'running']);
-		if (
-			!check(
-				group,
-				`the execution reached "${EXAMPLE.ending}" and waits for the browser`,
-				paused.status === 'waiting',
-				`status ${paused.status}`,
+	const record = await timed(
+		`form upload on a worker, ${example.id} (submission to the end)`,
+		async () => {
+			const waitingUrl = await submitPhoto(report, group, formUrl, photo);
+			if (!waitingUrl) return undefined;
+			const paused = await nextExecution(example.id, known, ['new', 'running']);
+			if (
+				!check(
+					group,
+					`the execution reached "${ending}" and waits for the browser`,
+					paused.status === 'waiting',
+					`status ${paused.status}: ${await errorOf(paused.id)}`,
+				)
 			)
-		)
-			return undefined;
-		// The page is served by the main.
-		const returned = await finishEndingPage(report, group, waitingUrl, EXAMPLE.ending);
-		const ended = await nextExecution(known, ['new', 'running', 'waiting']);
-		return { full: await execution(ended.id), returned };
-	});
+				return undefined;
+			// The page is served by the main.
+			const returned = await finishEndingPage(report, group, waitingUrl, ending);
+			const ended = await nextExecution(example.id, known, ['new', 'running', 'waiting']);
+			return { full: await execution(ended.id), returned };
+		},
+	);
 	if (!record) return;
 	const { full, returned } = record;
 	check(
@@ -102,7 +117,7 @@ export async function runFormUploadOnWorker(
 	checkWhereItRan(group, full.id, mainInstance, workers);
 
 	const task = service.stats().tasks.slice(tasksBefore);
-	const item = nodeItems(full.data, EXAMPLE.node)?.[0];
+	const item = nodeItems(full.data, example.node)?.[0];
 	equal(
 		group,
 		'the service created exactly one task for the submission, the id the node emitted, Success, 1 credit',
@@ -116,22 +131,37 @@ export async function runFormUploadOnWorker(
 		VIRTUAL_STAGING_CREDITS,
 	);
 	const sentUrl = String(task[0]?.imageUrl ?? '');
-	await checkThroughBucket(report, group, storage, sentUrl, photo);
+	if (example.photoLink === 'n8n') {
+		// Only the main is behind the proxy: what it passed back, the main served.
+		checkThroughN8nLink(report, group, proxy, sentUrl, photo);
+		equal(
+			group,
+			'nothing went to the bucket (no request reached the S3 server)',
+			storage.requests.length,
+			0,
+		);
+	} else await checkThroughBucket(report, group, storage, sentUrl, photo);
 
 	const resultUrl = String(item?.json.output?.resultUrl ?? '');
 	const result = Buffer.from(await (await fetch(resultUrl)).arrayBuffer());
-	checkTaskItem(group, item, sentUrl, `${service.baseUrl}/results/${String(item?.json.id)}.png`);
-	const staged = item?.binary?.[EXAMPLE.resultProperty];
-	const ending = nodeItems(full.data, EXAMPLE.ending)?.[0];
+	checkTaskItem(
+		example,
+		group,
+		item,
+		example.photoLink === 'n8n' ? shownLink(sentUrl) : sentUrl,
+		`${service.baseUrl}/results/${String(item?.json.id)}.png`,
+	);
+	const staged = item?.binary?.[resultProperty];
+	const endingItem = nodeItems(full.data, ending)?.[0];
 	equal(
 		group,
-		`${EXAMPLE.ending}: passes the staged photo on as the node attached it`,
-		ending?.binary?.[EXAMPLE.resultProperty],
+		`${ending}: passes the staged photo on as the node attached it`,
+		endingItem?.binary?.[resultProperty],
 		staged,
 	);
 	check(
 		group,
-		`${EXAMPLE.ending}: the submitter gets the staged photo, byte for byte the service's result, as <id>.png`,
+		`${ending}: the submitter gets the staged photo, byte for byte the service's result, as <id>.png`,
 		!!returned &&
 			returned.bytes.equals(result) &&
 			returned.fileName === resultUrl.split('/').pop() &&
@@ -143,22 +173,30 @@ export async function runFormUploadOnWorker(
 
 	const binaries: [ExpectedBinary, ExpectedBinary] = [
 		{
-			label: `${EXAMPLE.trigger}: the uploaded photo (binary "${EXAMPLE.fileProperty}")`,
-			meta: nodeItems(full.data, EXAMPLE.trigger)?.[0]?.binary?.[EXAMPLE.fileProperty],
+			label: `${example.trigger}: the uploaded photo (binary "${example.fileProperty}")`,
+			meta: nodeItems(full.data, example.trigger)?.[0]?.binary?.[example.fileProperty],
 			bytes: photo,
 		},
 		{
-			label: `${EXAMPLE.node}: the staged photo (binary "${EXAMPLE.resultProperty}")`,
+			label: `${example.node}: the staged photo (binary "${resultProperty}")`,
 			meta: staged,
 			bytes: result,
 		},
 	];
 	figures.push(
-		`form upload on a worker: photo ${photo.length} B through ${new URL(sentUrl || 'http://-').pathname} → staged ${result.length} B, ` +
+		`form upload on a worker (${example.id}): photo ${photo.length} B through ${new URL(sentUrl || 'http://-').pathname} → staged ${result.length} B, ` +
 			`binary data mode ${BINARY_MODE}; ${describeRuns(full.id, mainInstance, workers)}`,
 	);
 	await checkReadBack(group, binaries);
 	checkWhereBinaryDataWent(group, full, binaries);
+}
+
+/** What an execution that ended in error says: its error's message and description. */
+async function errorOf(executionId: string): Promise<string> {
+	const error = (await execution(executionId)).data?.resultData.error as
+		| { message?: string; description?: string }
+		| undefined;
+	return error ? `${error.message ?? ''} (${error.description ?? ''})` : 'no error';
 }
 
 /** n8n's own setting, as its editor reads it: the main's binary data mode. */
@@ -172,10 +210,14 @@ async function checkBinaryModeSetting(group: string): Promise<void> {
 	);
 }
 
-/** The first execution of the example not in `known` once its status is none of `passing`. */
-async function nextExecution(known: Set<string>, passing: string[]): Promise<ExecutionRecord> {
+/** The first execution of the workflow not in `known` once its status is none of `passing`. */
+async function nextExecution(
+	workflowId: string,
+	known: Set<string>,
+	passing: string[],
+): Promise<ExecutionRecord> {
 	return await until('the form upload execution', 180_000, async () => {
-		const fresh = (await executionsOf(EXAMPLE.id)).find((record) => !known.has(record.id));
+		const fresh = (await executionsOf(workflowId)).find((record) => !known.has(record.id));
 		return fresh && !passing.includes(fresh.status) ? fresh : undefined;
 	});
 }
@@ -224,17 +266,19 @@ function describeRuns(executionId: string, mainInstance: Instance, workers: Inst
 	return `execution ${executionId}: enqueued ${enqueued.length}× by the main; ${started.join(', ')}`;
 }
 
+/** The item; `shownUrl`: the link as it says it was sent (n8n's link without its token). */
 function checkTaskItem(
+	example: FormUpload,
 	group: string,
 	item: Item | undefined,
-	sentUrl: string,
+	shownUrl: string,
 	resultUrl: string,
 ): void {
 	const json = item?.json;
-	const binary = item?.binary?.[EXAMPLE.resultProperty];
+	const binary = item?.binary?.[example.resultProperty!];
 	equal(
 		group,
-		`${EXAMPLE.node}: the item (status, credits, input as sent, result URL, binary's type and name)`,
+		`${example.node}: the item (status, credits, input as sent${example.photoLink === 'n8n' ? " without the link's token" : ''}, result URL, binary's type and name)`,
 		[
 			json?.status,
 			json?.creditsCharged,
@@ -246,7 +290,7 @@ function checkTaskItem(
 		[
 			'Success',
 			VIRTUAL_STAGING_CREDITS,
-			{ imageUrl: sentUrl, prompt: EXAMPLE.prompt },
+			{ imageUrl: shownUrl, prompt: example.prompt },
 			resultUrl,
 			'image/png',
 			resultUrl.split('/').pop(),

@@ -37,9 +37,11 @@ let queueEnv: Record<string, string> = {};
 /**
  * Puts every process and command started from here on into queue mode on run.sh's Redis and
  * PostgreSQL, with the run's binary data mode. They share one encryption key, or a worker could
- * not read the credential the CLI imported.
+ * not read the credential the CLI imported. `webhookUrl` is the main's public address
+ * (WEBHOOK_URL), the same on every process: a worker builds n8n's links to files from its own
+ * setting, and only the main serves them.
  */
-export function useQueueMode(): void {
+export function useQueueMode(webhookUrl: string): void {
 	const encryptionKey = `queue-e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 	queueEnv = {
 		EXECUTIONS_MODE: 'queue',
@@ -58,6 +60,7 @@ export function useQueueMode(): void {
 		QUEUE_WORKER_STALLED_INTERVAL: String(LOCK.stalledInterval),
 		// n8n 2.x ignores it (always 0).
 		QUEUE_WORKER_MAX_STALLED_COUNT: String(MAX_STALLED_COUNT),
+		WEBHOOK_URL: webhookUrl,
 		...binaryDataEnv(),
 	};
 }

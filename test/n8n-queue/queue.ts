@@ -15,8 +15,10 @@
  *  4. runs the same workflow once with `n8n execute` in regular mode and compares its items with
  *     the queue's;
  *  5. submits the form upload example's form to the main as a browser does: a worker stages the
- *     uploaded photo through the bucket, in the line's binary data mode (2.41: n8n's own choice for
- *     queue mode, `database`); checks the bytes at every hop and where n8n kept them;
+ *     uploaded photo, handing the service n8n's own link to it, which the main serves (every
+ *     process's WEBHOOK_URL names the main, through a recording proxy); then the same workflow
+ *     saved before Photo Link, through the bucket. In the line's binary data mode (2.41: n8n's own
+ *     choice for queue mode, `database`); checks the bytes at every hop and where n8n kept them;
  *  6. a throttled account: two workers each run an execution of 100 photos on one key against the
  *     rate-limited service (QUEUE_SKIP_THROTTLED=1 leaves it out);
  *  7. kills workers with SIGKILL mid-run: one while the Photo Enhancer waits inside the node
@@ -37,12 +39,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startTestStorage } from '../helpers/s3-storage.ts';
+import { startFrontProxy } from '../n8n-app/n8n-link.ts';
 import { runMain } from '../n8n-app/report.ts';
 import { runFormUploadOnWorker } from './form-upload.ts';
 import { checkProcessLogs, saveLogs, stopInstances, useQueueMode } from './processes.ts';
 import { connectToMain } from './rest.ts';
 import { runListingInRegularMode, runListingThroughQueue } from './runs.ts';
-import { jobsOf, THROTTLED, WORK, WORKFLOWS, workflowText } from './settings.ts';
+import { FORM_UPLOADS, jobsOf, THROTTLED, WORK, WORKFLOWS, workflowText } from './settings.ts';
 import {
 	activateWorkflows,
 	checkWorkersSaidReady,
@@ -67,7 +70,10 @@ async function part(name: string, run: () => Promise<void>): Promise<void> {
 
 async function main(): Promise<number> {
 	mkdirSync(join(WORK, 'logs'), { recursive: true });
-	useQueueMode();
+	// The main's public address, which every process's WEBHOOK_URL names: a reverse proxy in front
+	// of the main that records what the service fetched through n8n's links (n8n-link.ts).
+	const proxy = await startFrontProxy();
+	useQueueMode(proxy.url);
 	const service = await startLocalService();
 	const throttled = await startThrottledService();
 	const storage = await startTestStorage();
@@ -77,6 +83,7 @@ async function main(): Promise<number> {
 	try {
 		await importIntoDatabase(service.baseUrl, throttled.service.baseUrl, storage);
 		const { mainInstance, workers } = await startMainAndWorkers();
+		proxy.setTarget(mainInstance.port);
 		await connectToMain(mainInstance);
 		await createTaskTable();
 		await activateWorkflows();
@@ -84,9 +91,10 @@ async function main(): Promise<number> {
 
 		const queueSignatures = await runListingThroughQueue(service, mainInstance, workers, jobs);
 		await runListingInRegularMode(service, jobs, queueSignatures);
-		await part('form upload on a worker', async () => {
-			await runFormUploadOnWorker(service, storage, mainInstance, workers);
-		});
+		for (const example of FORM_UPLOADS)
+			await part(`form upload on a worker (${example.file})`, async () => {
+				await runFormUploadOnWorker(example, service, { storage, proxy }, mainInstance, workers);
+			});
 		if (THROTTLED.skip) figures.push('throttled account: left out (QUEUE_SKIP_THROTTLED=1)');
 		else
 			await part('throttled account', async () => {
@@ -106,6 +114,7 @@ async function main(): Promise<number> {
 		await service.close();
 		await throttled.service.close();
 		await storage.close();
+		await proxy.close();
 	}
 	return printSummary();
 }

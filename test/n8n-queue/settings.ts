@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { FORM_UPLOAD_BUCKET, FORM_UPLOAD_EXAMPLE } from '../n8n-app/form-upload.ts';
 import {
 	localCredential,
 	localStorageCredential,
@@ -64,6 +65,12 @@ export const WORKFLOWS = {
 	},
 } as const;
 /**
+ * The form uploads run on a worker: the example on n8n's own link (Photo Link = This n8n
+ * Instance), and the same workflow saved before Photo Link, through the bucket.
+ */
+export const FORM_UPLOADS = [FORM_UPLOAD_EXAMPLE, FORM_UPLOAD_BUCKET];
+
+/**
  * Two workers, each running one execution of `photosPerExecution` photos on one account, against
  * a service that answers HTTP 429 beyond `rateLimit` requests a second per key.
  * `QUEUE_SKIP_THROTTLED=1` leaves this part out (for quicker runs while working on another part).
@@ -84,8 +91,9 @@ export type BinaryMode = 'database' | 'filesystem' | 'default';
  * Where n8n keeps binary data (uploaded files, downloaded results) in this run. n8n 2.x picks
  * `database` by itself in queue mode: N8N_DEFAULT_BINARY_DATA_MODE is left unset, as users leave
  * it. n8n 1.x keeps binary data in memory and in the execution's own record by default
- * (`default`, removed in 2.x); its `filesystem` mode works in queue mode only when the main and
+ * (`default`); its `filesystem` mode works in queue mode only when the main and
  * every worker see one folder, which the processes here do (one disk, as a shared volume gives).
+ * (2.41 still has `default` when it is set, deprecated.)
  * `QUEUE_BINARY_DATA_MODE` picks another mode of the line: 1.123 also has `default` and
  * `database` (the latter once listed in N8N_AVAILABLE_BINARY_DATA_MODES).
  */

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 
 import { type RunningService, type ServiceOptions, startService } from '../../service/server.ts';
 import type { TestStorage } from '../helpers/s3-storage.ts';
-import { FORM_UPLOAD_EXAMPLE } from '../n8n-app/form-upload.ts';
 import { importCredentials, importWorkflows } from '../n8n-app/imports.ts';
 import { type Instance, logMessages, n8nCommand, ready, startInstance } from './processes.ts';
 import { activate, rest, useTaskTable } from './rest.ts';
@@ -17,6 +16,7 @@ import {
 	API_KEY,
 	CREDENTIAL,
 	DATA_TABLE,
+	FORM_UPLOADS,
 	HERE,
 	N8N_LINE,
 	REPO,
@@ -86,7 +86,8 @@ export async function startThrottledService(): Promise<ThrottledService> {
 
 /**
  * The credentials (the service, the rate-limited service, the bucket) and the workflows with the
- * local service's address, through n8n's CLI: the queue's own and the form upload example.
+ * local service's address, through n8n's CLI: the queue's own, the form upload example, and the
+ * same workflow saved before Photo Link (through the bucket).
  */
 export async function importIntoDatabase(
 	base: string,
@@ -106,10 +107,15 @@ export async function importIntoDatabase(
 				file,
 				text: readFileSync(join(HERE, 'workflows', file), 'utf8'),
 			})),
-			{
-				file: FORM_UPLOAD_EXAMPLE.file,
-				text: readFileSync(join(REPO, 'examples', FORM_UPLOAD_EXAMPLE.file), 'utf8'),
-			},
+			...FORM_UPLOADS.map(({ file, folder }) => ({
+				file,
+				text: readFileSync(
+					folder === 'examples'
+						? join(REPO, 'examples', file)
+						: join(REPO, 'test', 'n8n-app', 'workflows', file),
+					'utf8',
+				),
+			})),
 		],
 		base,
 	);
@@ -142,8 +148,8 @@ export async function startMainAndWorkers(): Promise<{
 }
 
 /**
- * Activation (publishing) registers the production webhooks on the main. The form upload example
- * is published by its own step.
+ * Activation (publishing) registers the production webhooks on the main. The form uploads are
+ * published by their own step.
  */
 export async function activateWorkflows(): Promise<void> {
 	for (const workflow of Object.values(WORKFLOWS)) {
