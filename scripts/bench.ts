@@ -4,7 +4,9 @@
  * runs in its own process. Each row runs in a fresh process of its own, so that its peak RSS is
  * its own. Rows: N items for each task-time model; Virtual Staging's (Ideal House AI node) at
  * each N for the fixed model (`--api-models`), right after the Photo Enhancer's; a download run (N × full-size 4K results) in both
- * binary data modes; optionally serial runs. Writes bench/out/<out>.md and .json.
+ * binary data modes; optionally serial runs; the photo-file rows (the same N photo files sent by
+ * URL, through the user's bucket, and through n8n's own signed link). Writes bench/out/<out>.md
+ * and .json.
  *
  * Per row: wall; wall / bound (bound = the larger of N / requests-per-second + the slowest task's
  * time at the service, from create to finish, queueing included, and 2N / requests-per-second:
@@ -38,6 +40,7 @@ import { dirname, join } from 'node:path';
 import { sleep, type IBinaryData } from 'n8n-workflow';
 
 import { freePort } from '../dev/ports';
+import { startSignedLinkStandIn, type SignedLinkStandIn } from '../dev/harness/n8n-signed-links';
 import { runPart, runProcesses, type Part, type ServiceView } from './bench-processes';
 import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
 import { price } from '../nodes/shared/catalog/credits';
@@ -171,9 +174,11 @@ interface RowSpec {
 	api?: BenchApi;
 	/**
 	 * Photo-file rows: every item carries a photo file (stored in the row's binary data mode);
-	 * `url` sends the sample's URL anyway (the baseline), `file` uploads the file through `storage`.
+	 * `url` sends the sample's URL anyway (the baseline), `file` uploads the file through `storage`
+	 * (node version 1, Photo Link = Your Bucket), `n8n` gives the service n8n's own signed link to
+	 * it (node version 1.1, Photo Link = This n8n Instance), served by the signed-link stand-in.
 	 */
-	photos?: 'url' | 'file';
+	photos?: 'url' | 'file' | 'n8n';
 	model: Model;
 	n: number;
 	mode: 'concurrent' | 'serial';
@@ -220,6 +225,8 @@ interface Row {
 	/** Tasks the service created that no item emitted, and items with more than one task. */
 	lost?: number;
 	createdTwice?: number;
+	/** Photo-file rows through n8n's link: the files the signed-link stand-in sent whole. */
+	linkFetches?: number;
 }
 
 interface Service {
@@ -232,6 +239,13 @@ interface Service {
 
 /** Bytes of each photo file: realistic for a listing photo, and incompressible. */
 const PHOTO_FILE_BYTES = 3_000_000;
+
+/** What each photo-file row says it sent (the first two as earlier runs wrote them). */
+const PHOTO_ROWS: Record<NonNullable<RowSpec['photos']>, string> = {
+	url: 'photos from URLs, items holding the same files',
+	file: 'photos from 3 MB files via local S3',
+	n8n: "photos from 3 MB files via n8n's signed link",
+};
 
 /**
  * s3rver on loopback in a process of its own: the parent waits on each row synchronously, and the
@@ -407,12 +421,23 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		),
 		...(spec.download ? { options: { downloadResult: true } } : {}),
 		...(spec.photos === 'file' ? { imageSource: 'binary', imageBinaryProperty: 'data' } : {}),
+		...(spec.photos === 'n8n'
+			? { imageSource: 'binary', imageBinaryProperty: 'data', photoLink: 'n8n' }
+			: {}),
 	};
-	// Both photo-file rows hold the same files, made before the clock and the memory sampler start.
+	// The photo-file rows hold the same files, made before the clock and the memory sampler start.
 	const photoFiles = spec.photos ? await storePhotoFiles(service, binaryData, spec.n) : [];
+	// n8n's signed links are served by the process that runs the node, as n8n's main process does.
+	const signedLinks: SignedLinkStandIn | undefined =
+		spec.photos === 'n8n'
+			? await startSignedLinkStandIn(
+					binaryData as unknown as Parameters<typeof startSignedLinkStandIn>[0],
+				)
+			: undefined;
 	const run = async (from: number, count: number): Promise<number> => {
 		const { items, error } = await runNode({
 			node: apiRun.node,
+			...(signedLinks ? { typeVersion: 1.1, restApiUrl: signedLinks.restApiUrl } : {}),
 			parameters,
 			items: Array.from({ length: count }, (_, k) => ({
 				json: { i: from + k },
@@ -449,6 +474,10 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const wallS = (Date.now() - started) / 1000;
 	running = false;
 	await sampler;
+	await signedLinks?.close();
+	for (const cut of signedLinks?.answered.cut ?? []) {
+		console.error(`The signed-link stand-in's answer was cut short: ${cut}`);
+	}
 	rmSync(storage, { recursive: true, force: true });
 
 	const after = await stats(service, true);
@@ -464,7 +493,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	return {
 		...rowOf(spec),
 		binary: spec.photos
-			? `${spec.photos === 'file' ? 'photos from 3 MB files via local S3' : 'photos from URLs, items holding the same files'}, ${binaryMode}`
+			? `${PHOTO_ROWS[spec.photos]}, ${binaryMode}`
 			: spec.download
 				? `download, ${binaryMode}`
 				: binaryMode === 'default'
@@ -480,6 +509,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		failed,
 		credits: after.credits.charged - after.credits.refunded,
 		expectedCredits: unitPrice * (spec.n - failed),
+		...(signedLinks ? { linkFetches: signedLinks.answered.ok } : {}),
 	};
 }
 
@@ -869,8 +899,9 @@ async function main() {
 	}
 
 	if (photoFiles > 0) {
-		// The same photos from URLs, then from files through the bucket, in the same run.
-		for (const photos of ['url', 'file'] as const) {
+		// The same photos from URLs, then from files through the bucket, then through n8n's own
+		// link, in the same run against the same service, each row in the same layout.
+		for (const photos of ['url', 'file', 'n8n'] as const) {
 			specs.push({
 				model: MODELS.fixed,
 				n: photoFiles,
@@ -913,11 +944,19 @@ async function main() {
 		service.process?.kill();
 		await storage?.close();
 	}
-	const fromUrls = rows.find((row) => row.binary.startsWith('photos from URLs'));
-	const fromFiles = rows.find((row) => row.binary.startsWith('photos from 3 MB files'));
+	const photoRow = (photos: keyof typeof PHOTO_ROWS) =>
+		rows.find((row) => row.binary.startsWith(PHOTO_ROWS[photos]));
+	const fromUrls = photoRow('url');
+	const fromFiles = photoRow('file');
+	const throughN8n = photoRow('n8n');
 	if (fromUrls && fromFiles) {
 		console.log(
 			`Photos from files / from URLs, N=${fromFiles.n}: wall ${f(fromFiles.wallS / fromUrls.wallS, 2)}× (${f(fromFiles.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(fromFiles.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB`,
+		);
+	}
+	if (fromUrls && throughN8n) {
+		console.log(
+			`Photos from files through n8n's link / from URLs, N=${throughN8n.n}: wall ${f(throughN8n.wallS / fromUrls.wallS, 2)}× (${f(throughN8n.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(throughN8n.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB, ${throughN8n.linkFetches ?? 0} files sent whole by the signed-link stand-in`,
 		);
 	}
 	const markdown = tables(rows);

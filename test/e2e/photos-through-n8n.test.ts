@@ -12,12 +12,12 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 import type { RunningService } from '../../service/server.ts';
 import { runNode, type NodeName } from '../../dev/harness/engine';
 import { filesystemBinaryData } from '../helpers/binary-store';
-import { startSignedLinkServer, type SignedLinkServer } from '../helpers/n8n-signed-links';
+import { startSignedLinkStandIn, type SignedLinkStandIn } from '../../dev/harness/n8n-signed-links';
 import { credentialsFor, eachTestOnTheLocalService, sampleBytes, tasksOf } from './helpers';
 
 const files = filesystemBinaryData();
 let service: RunningService;
-let n8n: SignedLinkServer;
+let n8n: SignedLinkStandIn;
 const samples: Record<string, Buffer> = {};
 
 eachTestOnTheLocalService({}, async (started) => {
@@ -26,7 +26,7 @@ eachTestOnTheLocalService({}, async (started) => {
 	for (const name of ['living-room.png', 'bracket-1.png', 'bracket-2.png', 'bracket-3.png']) {
 		samples[name] = await sampleBytes(service, name);
 	}
-	n8n = await startSignedLinkServer(files);
+	n8n = await startSignedLinkStandIn(files.service);
 });
 afterAll(async () => {
 	await n8n.close();

@@ -11,7 +11,7 @@ import { Transform, pipeline, type Readable } from 'node:stream';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-interface BinaryDataService {
+export interface BinaryDataService {
 	init(): Promise<void>;
 	store(location: object, bytes: Buffer, data: IBinaryData): Promise<IBinaryData>;
 	getAsStream(id: string, chunkSize?: number): Promise<Readable>;
@@ -45,6 +45,8 @@ export interface BinaryStore {
 	store(bytes: Buffer, fileName: string, location?: FileLocation): Promise<IBinaryData>;
 	/** What n8n's signed link opens, by n8n's own check of its token: the file's id (throws if invalid). */
 	idOfToken(token: string): string;
+	/** n8n-core's binary data service itself, for a stand-in of n8n's signed-link endpoint. */
+	readonly service: BinaryDataService;
 	/** The files n8n stored in an execution's folder. */
 	storedUnder(location: FileLocation): string[];
 	/** A stored file's bytes and the content type n8n keeps with it. */
@@ -102,6 +104,9 @@ export function filesystemBinaryData(): BinaryStore {
 			return existsSync(folder)
 				? readdirSync(folder).filter((name) => !name.endsWith('.metadata'))
 				: [];
+		},
+		get service() {
+			return binaryDataService();
 		},
 		idOfToken: (token) => binaryDataService().validateSignedToken(token),
 		async read(id) {
