@@ -227,6 +227,16 @@ function storedBytes(binary: IBinaryData): number | undefined {
 	return binary.id ? undefined : Buffer.byteLength(binary.data ?? '', 'base64');
 }
 
+/** Stop during a result's download: the task exists and is named, and nothing is tried again. */
+export function downloadStopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseError {
+	return stoppedError(
+		ctx,
+		`Execution stopped while downloading the result of task ${taskId}`,
+		undefined,
+		{ kind: 'created', taskId },
+	);
+}
+
 /**
  * Downloads a result file into n8n's binary data.
  *
@@ -250,16 +260,7 @@ export async function downloadResultFile(
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
 	const timeoutMs = Math.max(1, Math.round(rules.timeoutMs));
-	const stopped = () =>
-		stoppedError(
-			ctx,
-			`Execution stopped while downloading the result of task ${taskId}`,
-			undefined,
-			{
-				kind: 'created',
-				taskId,
-			},
-		);
+	const stopped = () => downloadStopped(ctx, taskId);
 	let url: URL;
 	try {
 		url = new URL(address);

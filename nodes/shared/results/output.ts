@@ -9,10 +9,9 @@ import type {
 import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import type { IdealHouseApi } from '../catalog/catalog';
 import { isLocalHost } from '../basics/addresses';
-import { stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
 import { creditsCharged, refundNote } from '../catalog/credits';
-import { DownloadError, downloadError, downloadResultFile } from './download';
+import { DownloadError, downloadError, downloadResultFile, downloadStopped } from './download';
 import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { limits } from '../basics/limits';
 import { bounded } from '../basics/redact';
@@ -57,16 +56,7 @@ async function resultFile(
 			}),
 		{
 			next: (failure, attempt) => downloadAgain(failure, attempt, deadline),
-			stoppedWhileWaiting: () =>
-				stoppedError(
-					ctx,
-					`Execution stopped while downloading the result of task ${taskId}`,
-					undefined,
-					{
-						kind: 'created',
-						taskId,
-					},
-				),
+			stoppedWhileWaiting: () => downloadStopped(ctx, taskId),
 		},
 	);
 }
