@@ -125,7 +125,13 @@ function startPart(script: string, part: Part): Child {
 export interface ServiceView {
 	requests: { total: number; byEndpoint: Record<string, { total: number }>; peakPerSecond: number };
 	rateLimited?: { total: number };
-	tasks: Array<{ id: string; imageUrl: unknown; createdAt: number; endAt: number }>;
+	tasks: Array<{
+		id: string;
+		imageUrl: unknown;
+		createdAt: number;
+		endAt: number;
+		doneSeenAt: number | null;
+	}>;
 }
 
 export interface ProcessesOutcome {
@@ -164,6 +170,7 @@ export async function runProcesses(
 	const results = await Promise.all(children.map((child) => child.result));
 	const view = await serviceView();
 
+	if (process.env.BENCH_TIMELINE) printTimeline(view, Math.min(...results.map((r) => r.startedAt)));
 	const emitted = results.flatMap((result) => result.emitted);
 	const emittedIds = new Set(emitted.map((item) => item.id).filter(Boolean));
 	const itemOf = (task: ServiceView['tasks'][number]) =>
@@ -186,4 +193,25 @@ export async function runProcesses(
 		createdTwice: [...tasksPerItem.values()].filter((count) => count > 1).length,
 		peakRssMb: Math.max(...results.map((result) => result.peakRssMb)),
 	};
+}
+
+/**
+ * With BENCH_TIMELINE=1: the account's accepted requests in each second from the common start,
+ * as the service's task list shows them (creates, and the check that first saw each task done).
+ */
+function printTimeline(view: ServiceView, startedAt: number): void {
+	const perSecond: Array<{ creates: number; checks: number }> = [];
+	const count = (at: number | null, kind: 'creates' | 'checks') => {
+		if (at === null) return;
+		const second = Math.max(0, Math.floor((at - startedAt) / 1000));
+		for (let s = perSecond.length; s <= second; s++) perSecond.push({ creates: 0, checks: 0 });
+		perSecond[second][kind]++;
+	};
+	for (const task of view.tasks) {
+		count(task.createdAt, 'creates');
+		count(task.doneSeenAt, 'checks');
+	}
+	console.error(
+		perSecond.map((s, k) => `${k}s ${s.creates}+${s.checks}=${s.creates + s.checks}`).join(' | '),
+	);
 }
