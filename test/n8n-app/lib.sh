@@ -21,8 +21,9 @@
 #                             superuser n8n, its logs in <logs>; sets PG_PORT, PG_PASSWORD,
 #                             PG_SERVER_VERSION; `psql_n8n <psql args>` connects to it as n8n;
 #                             stop_postgres in the EXIT trap stops it
-#   prepare_postgres_run <name> <args>  the common start of the suites on PostgreSQL (queue mode,
-#                             automations): the n8n of `--n8n` in <args> and PostgreSQL installed,
+#   prepare_postgres_run <failure prefix> <name> <args>  the common start of the suites on
+#                             PostgreSQL (queue mode, automations), from the repository's root:
+#                             RUN_START, the n8n of `--n8n` in <args> and PostgreSQL installed,
 #                             a work folder, PIDS_FILE for the n8n processes the driver starts,
 #                             and an EXIT trap that stops those, then the function STOP_ALSO
 #                             names, then PostgreSQL
@@ -301,8 +302,11 @@ stop_postgres() {
 }
 
 prepare_postgres_run() {
-	local name="$1"
-	shift
+	FAIL_PREFIX="$1"
+	local name="$2"
+	shift 2
+	cd "${REPO}"
+	RUN_START="$(now)"
 	select_n8n_from_args "$@"
 	ensure_n8n_app
 	ensure_postgres

@@ -26,11 +26,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/../n8n-app/lib.sh"
-FAIL_PREFIX="n8n automation"
-cd "${REPO}"
-RUN_START="$(now)"
-
-prepare_postgres_run n8n-automation-e2e "$@"
+prepare_postgres_run "n8n automation" n8n-automation-e2e "$@"
 
 install_package "${WORK}"
 

@@ -28,11 +28,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/../n8n-app/lib.sh"
-FAIL_PREFIX="n8n queue mode"
-cd "${REPO}"
-RUN_START="$(now)"
-
-prepare_postgres_run n8n-queue-e2e "$@"
+prepare_postgres_run "n8n queue mode" n8n-queue-e2e "$@"
 REDIS_DIR="${WORK}/redis"
 REDIS_PID=""
 stop_redis() {
