@@ -27,24 +27,14 @@ import { type RunningService, startService } from '../../service/server.ts';
 import { type TaskSummary } from '../../service/stats.ts';
 import { creditsOf } from '../../dev/prices.ts';
 import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
-import {
-	type CommandResult,
-	freePort,
-	logFile,
-	type N8nProcess,
-	n8nEnv,
-	type RestSession,
-	runN8nCommand,
-	setUpOwner,
-	startN8nProcess,
-	untilReady,
-} from '../n8n-app/n8n-process.ts';
+import { type N8nProcess, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
+import { type N8nCli, n8nCli, n8nOnFreePorts, startN8nApp } from '../n8n-app/n8n-setup.ts';
 import {
 	localCredential,
 	n8nVersion,
 	Report,
 	runMain,
-	runSettings,
+	runFolders,
 	SAMPLE_BASE_URL,
 } from '../n8n-app/report.ts';
 import {
@@ -58,13 +48,7 @@ import type { ChatMessage } from './chat-model/script.ts';
 // Settings
 
 const RUNNER = 'test/n8n-agent/run.sh';
-const {
-	repo: REPO,
-	work: WORK,
-	userFolder: USER_FOLDER,
-	n8nApp: N8N_APP,
-	n8nBin: N8N_BIN,
-} = runSettings('AGENT', RUNNER);
+const { REPO, WORK, USER_FOLDER, N8N_APP, N8N_BIN } = runFolders('AGENT', RUNNER);
 /** A fresh key per run, so that finding it anywhere it must not be is meaningful. */
 const IDEAL_HOUSE_KEY = `ih-agent-${randomBytes(8).toString('hex')}`;
 const START_CREDITS = 1000;
@@ -156,16 +140,7 @@ interface Context {
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-let env: NodeJS.ProcessEnv = {};
-
-async function n8n(step: string, args: string[]): Promise<CommandResult> {
-	return await runN8nCommand(N8N_BIN, args, {
-		env,
-		cwd: WORK,
-		logFile: logFile(WORK, step),
-		timeoutMs: 180_000,
-	});
-}
+let n8n: N8nCli;
 
 async function importEverything(service: RunningService, model: ChatModelStub): Promise<boolean> {
 	const imports = { report, work: WORK, n8n };
@@ -221,8 +196,8 @@ async function setup(): Promise<Context | undefined> {
 	});
 	const model = await startChatModel();
 	const sample = (file: string) => `${service.baseUrl}/samples/${file}`;
-	const port = await freePort();
-	env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: port });
+	const { env, base } = await n8nOnFreePorts(USER_FOLDER);
+	n8n = n8nCli(N8N_BIN, WORK, env, 180_000);
 	if (
 		!(await report.timed(
 			'import credentials and workflows',
@@ -232,11 +207,10 @@ async function setup(): Promise<Context | undefined> {
 		await Promise.all([service.close(), model.close()]);
 		return undefined;
 	}
-	const base = `http://127.0.0.1:${port}`;
-	const app = startN8nProcess(N8N_BIN, ['start'], { env, cwd: WORK });
+	const { app, ready: untilAppReady } = startN8nApp(N8N_BIN, WORK, env);
 	const ready = await report.timed(
 		'n8n start until ready',
-		async () => await untilReady(`${base}/healthz/readiness`, app.child, 120_000),
+		async () => await untilAppReady(120_000),
 	);
 	const context = { service, model, base, app, sample } as Context;
 	if (

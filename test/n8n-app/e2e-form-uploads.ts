@@ -38,7 +38,7 @@ import {
 	checkThroughBucket,
 	finishEndingPage,
 	type FormUpload,
-	publishForm,
+	publishPhotoForm,
 	sha256,
 	submitPhoto,
 } from './form-upload.ts';
@@ -76,6 +76,23 @@ export async function finishedFormExecution(
 		finished: execution.finished as boolean | undefined,
 		data: flatted.parse(String(execution.data)),
 	};
+}
+
+/** The finished execution, checked to have succeeded (and returned either way, for more checks). */
+export async function succeededFormExecution(
+	group: string,
+	session: RestSession,
+	workflowId: string,
+): Promise<(RunOutput & { id: string }) | undefined> {
+	const run = await finishedFormExecution(group, session, workflowId);
+	if (!run) return undefined;
+	check(
+		group,
+		'execution finished with status success',
+		run.status === 'success' && !run.data.resultData.error,
+		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
+	);
+	return run;
 }
 
 /**
@@ -144,15 +161,7 @@ export async function checkFormUpload(
 	const resultProperty = example.resultProperty!;
 	const how = example.photoLink === 'n8n' ? "on n8n's own link" : 'through the bucket';
 	const group = `workflow ${example.id} (a photo file ${how}, in n8n start)`;
-	const formUrl = await publishForm(
-		report,
-		group,
-		base,
-		session,
-		example,
-		/Room photo/,
-		'its file field',
-	);
+	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	routes.storage.requests.length = 0;
@@ -174,14 +183,8 @@ export async function checkFormUpload(
 		return;
 	const handed = await finishEndingPage(report, group, waitingUrl, ending);
 
-	const run = await finishedFormExecution(group, session, example.id);
+	const run = await succeededFormExecution(group, session, example.id);
 	if (!run) return;
-	check(
-		group,
-		'execution finished with status success',
-		run.status === 'success' && !run.data.resultData.error,
-		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
-	);
 	const upload = nodeItems(group, run, example.trigger, 1)[0];
 	const file = upload?.binary?.[example.fileProperty];
 	equal(
@@ -301,15 +304,7 @@ export async function checkFormUploadLater(
 ): Promise<void> {
 	const example = FORM_UPLOAD_LATER;
 	const group = `workflow ${example.id} (n8n's link, Wait for Completion off, in n8n start)`;
-	const formUrl = await publishForm(
-		report,
-		group,
-		base,
-		session,
-		example,
-		/Room photo/,
-		'its file field',
-	);
+	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	const balanceBefore = service.balance(API_KEY);
@@ -317,14 +312,8 @@ export async function checkFormUploadLater(
 	const photo = await samplePhoto(service);
 	if (!(await submitPhoto(report, group, formUrl, photo, false))) return;
 
-	const run = await finishedFormExecution(group, session, example.id);
+	const run = await succeededFormExecution(group, session, example.id);
 	if (!run) return;
-	check(
-		group,
-		'execution finished with status success',
-		run.status === 'success' && !run.data.resultData.error,
-		`status ${run.status}: ${run.data.resultData.error?.message ?? ''}`,
-	);
 	const item = nodeItems(group, run, example.node, 1)[0];
 	const id = item?.json.id;
 	check(
@@ -424,15 +413,7 @@ export async function checkPublicApiRefused(
 ): Promise<void> {
 	const example = PHOTO_LINK_PUBLIC_API;
 	const group = `workflow ${example.id} (n8n's link refused: n8n on loopback, the service public)`;
-	const formUrl = await publishForm(
-		report,
-		group,
-		base,
-		session,
-		example,
-		/Room photo/,
-		'its file field',
-	);
+	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
 	const fetchesBefore = routes.proxy.fetches.length;
 	const photo = await samplePhoto(service);

@@ -6,35 +6,22 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-	type CommandResult,
-	freePort,
-	logFile,
-	n8nEnv,
-	type N8nProcess,
-	runN8nCommand,
-	startN8nProcess,
-} from './n8n-process.ts';
+import { type CommandResult, type N8nProcess, startN8nProcess } from './n8n-process.ts';
+import { n8nCli, n8nOnFreePorts } from './n8n-setup.ts';
 import {
 	localCredential,
 	localStorageCredential,
 	n8nVersion,
 	PACKAGE,
 	Report,
-	runSettings,
+	runFolders,
 } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
 export const RUNNER = 'test/n8n-app/run.sh';
-export const {
-	repo: REPO,
-	work: WORK,
-	userFolder: USER_FOLDER,
-	n8nApp: N8N_APP,
-	n8nBin: N8N_BIN,
-} = runSettings('E2E', RUNNER);
+export const { REPO, WORK, USER_FOLDER, N8N_APP, N8N_BIN } = runFolders('E2E', RUNNER);
 export const NODE_TYPES = [
 	`${PACKAGE}.photoEnhancer`,
 	`${PACKAGE}.objectRemover`,
@@ -105,7 +92,7 @@ let env: NodeJS.ProcessEnv = {};
 /** The log folder, and n8n's environment on free ports (its task broker's, its editor's). */
 export async function prepareN8n(): Promise<void> {
 	mkdirSync(join(WORK, 'logs'), { recursive: true });
-	env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: await freePort() });
+	env = (await n8nOnFreePorts(USER_FOLDER)).env;
 }
 
 /** The port `n8n start` serves the editor and REST API on. */
@@ -122,12 +109,7 @@ export async function n8n(
 	args: string[],
 	extra: Record<string, string> = {},
 ): Promise<CommandResult> {
-	const result = await runN8nCommand(N8N_BIN, args, {
-		env: { ...env, ...extra },
-		cwd: WORK,
-		logFile: logFile(WORK, step),
-		timeoutMs: COMMAND_TIMEOUT_MS,
-	});
+	const result = await n8nCli(N8N_BIN, WORK, { ...env, ...extra }, COMMAND_TIMEOUT_MS)(step, args);
 	checkLoaderAndLogs(step, result);
 	return result;
 }

@@ -67,6 +67,17 @@ export const FORM_UPLOAD_BUCKET: FormUpload = {
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/** Publishes a form that takes the room photo as a file (its one file field). */
+export async function publishPhotoForm(
+	report: Report,
+	group: string,
+	base: string,
+	session: RestSession,
+	example: Pick<FormUpload, 'id' | 'formPath'>,
+): Promise<string | undefined> {
+	return await publishForm(report, group, base, session, example, /Room photo/, 'its file field');
+}
+
 /** Publishes a form example; returns its production URL once n8n serves the form there. */
 export async function publishForm(
 	report: Report,

@@ -21,6 +21,12 @@
 #                             superuser n8n, its logs in <logs>; sets PG_PORT, PG_PASSWORD,
 #                             PG_SERVER_VERSION; `psql_n8n <psql args>` connects to it as n8n;
 #                             stop_postgres in the EXIT trap stops it
+#   prepare_postgres_run <failure prefix> <name> <args>  the common start of the suites on
+#                             PostgreSQL (queue mode, automations), from the repository's root:
+#                             RUN_START, the n8n of `--n8n` in <args> and PostgreSQL installed,
+#                             a work folder, PIDS_FILE for the n8n processes the driver starts,
+#                             and an EXIT trap that stops those, then the function STOP_ALSO
+#                             names, then PostgreSQL
 #
 # The n8n lines tested are the folders of test/n8n-app/versions/: each pins one n8n release in a
 # package.json (and lock), and names in .nvmrc the Node.js major it runs on. VERSION may be a
@@ -293,4 +299,37 @@ psql_n8n() { PGPASSWORD="${PG_PASSWORD}" "${PSQL}" -h 127.0.0.1 -p "${PG_PORT}" 
 stop_postgres() {
 	[ -n "${PG_STARTED:-}" ] || return 0
 	as_pg "${PG_BIN}/pg_ctl" -D "${PG_DATA}" -m immediate -w -t 20 stop >/dev/null 2>&1
+}
+
+prepare_postgres_run() {
+	FAIL_PREFIX="$1"
+	local name="$2"
+	shift 2
+	cd "${REPO}"
+	RUN_START="$(now)"
+	select_n8n_from_args "$@"
+	ensure_n8n_app
+	ensure_postgres
+	make_work "${name}"
+	# PostgreSQL runs as another user when this runs as root: it must be able to reach its folder.
+	chmod 711 "${WORK}"
+	mkdir -p "${WORK}/logs"
+	PIDS_FILE="${WORK}/n8n-pids"
+	: >"${PIDS_FILE}"
+	trap cleanup_postgres_run EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+cleanup_postgres_run() {
+	local code=$? pid
+	set +e
+	# n8n processes the driver started and did not stop (it was killed or crashed).
+	while read -r pid; do
+		[ -n "${pid}" ] && kill -0 "${pid}" 2>/dev/null && kill -KILL "${pid}" 2>/dev/null
+	done <"${PIDS_FILE}"
+	[ -z "${STOP_ALSO:-}" ] || "${STOP_ALSO}"
+	stop_postgres
+	keep_or_remove_work "${code}" "logs in ${WORK}/logs"
+	exit "${code}"
 }

@@ -59,6 +59,12 @@ export function runSettings(prefix: string, runner: string) {
 	};
 }
 
+/** The same settings under the names the drivers give their constants (`REPO`, `WORK`, ...). */
+export function runFolders(prefix: string, runner: string) {
+	const { repo, work, userFolder, n8nApp, n8nBin } = runSettings(prefix, runner);
+	return { REPO: repo, WORK: work, USER_FOLDER: userFolder, N8N_APP: n8nApp, N8N_BIN: n8nBin };
+}
+
 export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, ms));
 }

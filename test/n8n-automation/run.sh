@@ -26,36 +26,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/../n8n-app/lib.sh"
-FAIL_PREFIX="n8n automation"
-cd "${REPO}"
-RUN_START="$(now)"
-
-select_n8n_from_args "$@"
-ensure_n8n_app
-
-ensure_postgres
-
-make_work n8n-automation-e2e
-# PostgreSQL runs as another user when this runs as root: it must be able to reach its folder.
-chmod 711 "${WORK}"
-mkdir -p "${WORK}/logs"
-PIDS_FILE="${WORK}/n8n-pids"
-: >"${PIDS_FILE}"
-
-cleanup() {
-	local code=$?
-	set +e
-	# n8n processes the driver started and did not stop (it was killed or crashed).
-	while read -r pid; do
-		[ -n "${pid}" ] && kill -0 "${pid}" 2>/dev/null && kill -KILL "${pid}" 2>/dev/null
-	done <"${PIDS_FILE}"
-	stop_postgres
-	keep_or_remove_work "${code}" "logs in ${WORK}/logs"
-	exit "${code}"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+prepare_postgres_run "n8n automation" n8n-automation-e2e "$@"
 
 install_package "${WORK}"
 

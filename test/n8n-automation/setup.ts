@@ -14,17 +14,13 @@ import { type RunningMlsFeed, startMlsFeed } from '../../service/mls/feed.ts';
 import { type RunningService, startService } from '../../service/server.ts';
 import { importWorkflows } from '../n8n-app/imports.ts';
 import {
-	readExecution,
-	freePort,
 	logFile,
 	type N8nProcess,
-	n8nEnv,
+	readExecution,
 	type RestSession,
-	runN8nCommand,
 	setUpOwner,
-	startN8nProcess,
-	untilReady,
 } from '../n8n-app/n8n-process.ts';
+import { n8nCli, n8nOnFreePorts, startN8nApp } from '../n8n-app/n8n-setup.ts';
 import { localCredential, Report, requiredEnv, runSettings, until } from '../n8n-app/report.ts';
 
 export { until };
@@ -149,13 +145,9 @@ export async function importAll(
 	env: Record<string, string>,
 ): Promise<void> {
 	const group = 'import into n8n (CLI, PostgreSQL)';
-	const cli = async (step: string, args: string[]) =>
-		await runN8nCommand(settings.n8nBin, args, {
-			env: n8nEnv(settings.userFolder, { broker: await freePort(), http: await freePort() }, env),
-			cwd: settings.work,
-			logFile: logFile(settings.work, step),
-			timeoutMs: 240_000,
-		});
+	// A fresh environment (fresh ports) for every command.
+	const freshEnv = async () => (await n8nOnFreePorts(settings.userFolder, env)).env;
+	const cli = n8nCli(settings.n8nBin, settings.work, freshEnv, 240_000);
 	const imports = { report, group, work: settings.work, n8n: cli };
 	// All four credentials in one CLI call (each call starts n8n: 10-20 s).
 	const file = join(settings.work, 'credentials.json');
@@ -199,16 +191,17 @@ export async function startN8n(
 	report: Report,
 	env: Record<string, string>,
 ): Promise<{ n8n: N8nProcess; n8nBase: string; session: RestSession }> {
-	const port = await freePort();
-	const n8n = startN8nProcess(settings.n8nBin, ['start'], {
-		env: n8nEnv(settings.userFolder, { broker: await freePort(), http: port }, env),
-		cwd: settings.work,
-	});
+	const started = await n8nOnFreePorts(settings.userFolder, env);
+	const { app: n8n, ready: untilAppReady } = startN8nApp(
+		settings.n8nBin,
+		settings.work,
+		started.env,
+	);
 	if (n8n.child.pid) appendFileSync(PIDS_FILE, `${n8n.child.pid}\n`);
-	const n8nBase = `http://127.0.0.1:${port}`;
+	const n8nBase = started.base;
 	const ready = await report.timed(
 		'n8n start (until ready)',
-		async () => await untilReady(`${n8nBase}/healthz/readiness`, n8n.child, 150_000),
+		async () => await untilAppReady(150_000),
 	);
 	if (!report.check('n8n start', 'ready (/healthz/readiness)', ready, n8n.output().slice(-2000)))
 		throw new Error('n8n did not become ready');

@@ -26,7 +26,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
-import { freePort, n8nEnv } from '../n8n-app/n8n-process.ts';
+import { n8nOnFreePorts } from '../n8n-app/n8n-setup.ts';
 import { n8nVersion, PACKAGE, runMain } from '../n8n-app/report.ts';
 import { checkCredential } from './credential.ts';
 import { checkIdealHouse } from './ideal-house-panel.ts';
@@ -49,8 +49,7 @@ import {
 
 async function main(): Promise<number> {
 	for (const folder of [join(WORK, 'logs'), SHOTS, DOCS]) mkdirSync(folder, { recursive: true });
-	const env = n8nEnv(USER_FOLDER, { broker: await freePort(), http: await freePort() });
-	const base = `http://127.0.0.1:${env.N8N_PORT}`;
+	const { env, base } = await n8nOnFreePorts(USER_FOLDER);
 	const started: Started = {};
 	const watchdog = stopOnSignalOrHang(started);
 
@@ -58,7 +57,7 @@ async function main(): Promise<number> {
 		const service = await startLocalService(started);
 		const workflowId = await importCredentialAndWorkflow(env, service);
 		if (workflowId === undefined) return 1;
-		if (!(await startN8n(started, env, base))) return 1;
+		if (!(await startN8n(started, env))) return 1;
 		const session = await setUpOwnerAccount(base);
 		if (!session) return 1;
 		const presetNames = await servedPresetNames(session);

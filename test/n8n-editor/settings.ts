@@ -5,16 +5,10 @@
  */
 import { join } from 'node:path';
 
-import { localCredential, PACKAGE, runSettings } from '../n8n-app/report.ts';
+import { localCredential, PACKAGE, runFolders } from '../n8n-app/report.ts';
 
 const RUNNER = 'test/n8n-editor/run.sh';
-export const {
-	repo: REPO,
-	work: WORK,
-	userFolder: USER_FOLDER,
-	n8nApp: N8N_APP,
-	n8nBin: N8N_BIN,
-} = runSettings('EDITOR', RUNNER);
+export const { REPO, WORK, USER_FOLDER, N8N_APP, N8N_BIN } = runFolders('EDITOR', RUNNER);
 export const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
 export const SHOTS = join(WORK, 'screenshots');
 export const DOCS = join(REPO, 'docs');

@@ -11,15 +11,8 @@ import { type BrowserContext, chromium, type Page, selectors } from 'playwright-
 
 import { type RunningService, startService } from '../../service/server.ts';
 import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
-import {
-	logFile,
-	type N8nProcess,
-	type RestSession,
-	runN8nCommand,
-	setUpOwner,
-	startN8nProcess,
-	untilReady,
-} from '../n8n-app/n8n-process.ts';
+import { logFile, type N8nProcess, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
+import { n8nCli, startN8nApp } from '../n8n-app/n8n-setup.ts';
 import { browserErrors, check, report, timed } from './record.ts';
 import {
 	API_KEY,
@@ -103,13 +96,7 @@ export async function importCredentialAndWorkflow(
 		report,
 		group: GROUP,
 		work: WORK,
-		n8n: async (step: string, args: string[]) =>
-			await runN8nCommand(N8N_BIN, args, {
-				env,
-				cwd: WORK,
-				logFile: logFile(WORK, step),
-				timeoutMs: 180_000,
-			}),
+		n8n: n8nCli(N8N_BIN, WORK, env, 180_000),
 	};
 	if (!(await importCredential(imports, CREDENTIAL, { apiKey: API_KEY, baseUrl: service.baseUrl })))
 		return undefined;
@@ -127,17 +114,10 @@ export async function importCredentialAndWorkflow(
 }
 
 /** `n8n start`, until its readiness check answers; false when it never did. */
-export async function startN8n(
-	started: Started,
-	env: NodeJS.ProcessEnv,
-	base: string,
-): Promise<boolean> {
-	const app = startN8nProcess(N8N_BIN, ['start'], { env, cwd: WORK });
+export async function startN8n(started: Started, env: NodeJS.ProcessEnv): Promise<boolean> {
+	const { app, ready: untilAppReady } = startN8nApp(N8N_BIN, WORK, env);
 	started.app = app;
-	const ready = await timed(
-		'n8n start (until ready)',
-		async () => await untilReady(`${base}/healthz/readiness`, app.child, 120_000),
-	);
+	const ready = await timed('n8n start (until ready)', async () => await untilAppReady(120_000));
 	return check(GROUP, 'n8n start: the editor is ready', ready, app.output().slice(-2000));
 }
 

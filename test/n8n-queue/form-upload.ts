@@ -16,7 +16,7 @@ import type { TestStorage } from '../helpers/s3-storage.ts';
 import {
 	checkThroughBucket,
 	type FormUpload,
-	publishForm,
+	publishPhotoForm,
 	finishEndingPage,
 	sha256,
 	submitPhoto,
@@ -67,15 +67,7 @@ export async function runFormUploadOnWorker(
 	const resultProperty = example.resultProperty!;
 	await checkBinaryModeSetting(group);
 	const { base, session } = mainConnection();
-	const formUrl = await publishForm(
-		report,
-		group,
-		base,
-		session,
-		example,
-		/Room photo/,
-		'its file field',
-	);
+	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	const balanceBefore = service.balance(API_KEY);

@@ -28,14 +28,16 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "${HERE}/../../scripts/node24.sh" >/dev/null
 source "${HERE}/../n8n-app/lib.sh"
-FAIL_PREFIX="n8n queue mode"
-cd "${REPO}"
-RUN_START="$(now)"
-
-select_n8n_from_args "$@"
-ensure_n8n_app
-
-ensure_postgres
+prepare_postgres_run "n8n queue mode" n8n-queue-e2e "$@"
+REDIS_DIR="${WORK}/redis"
+REDIS_PID=""
+stop_redis() {
+	[ -n "${REDIS_PID}" ] && kill -0 "${REDIS_PID}" 2>/dev/null || return 0
+	kill "${REDIS_PID}"
+	for _ in $(seq 50); do kill -0 "${REDIS_PID}" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "${REDIS_PID}" 2>/dev/null
+}
+STOP_ALSO=stop_redis
 
 # Redis from Debian, when missing.
 t0="$(now)"
@@ -48,35 +50,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
 else
 	step_done "redis (installed)" "${t0}"
 fi
-
-make_work n8n-queue-e2e
-# PostgreSQL runs as another user when this runs as root: it must be able to reach its folder.
-chmod 711 "${WORK}"
-mkdir -p "${WORK}/logs"
-REDIS_DIR="${WORK}/redis"
-REDIS_PID=""
-PIDS_FILE="${WORK}/n8n-pids"
-: >"${PIDS_FILE}"
-
-cleanup() {
-	local code=$?
-	set +e
-	# n8n processes the driver started and did not stop (it was killed or crashed).
-	while read -r pid; do
-		[ -n "${pid}" ] && kill -0 "${pid}" 2>/dev/null && kill -KILL "${pid}" 2>/dev/null
-	done <"${PIDS_FILE}"
-	if [ -n "${REDIS_PID}" ] && kill -0 "${REDIS_PID}" 2>/dev/null; then
-		kill "${REDIS_PID}"
-		for _ in $(seq 50); do kill -0 "${REDIS_PID}" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "${REDIS_PID}" 2>/dev/null
-	fi
-	stop_postgres
-	keep_or_remove_work "${code}" "logs in ${WORK}/logs"
-	exit "${code}"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 install_package "${WORK}"
 

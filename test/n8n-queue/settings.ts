@@ -12,18 +12,12 @@ import {
 	localCredential,
 	localStorageCredential,
 	requiredEnv,
-	runSettings,
+	runFolders,
 	SAMPLE_BASE_URL,
 } from '../n8n-app/report.ts';
 
 export const RUNNER = 'test/n8n-queue/run.sh';
-export const {
-	repo: REPO,
-	work: WORK,
-	userFolder: USER_FOLDER,
-	n8nApp: N8N_APP,
-	n8nBin: N8N_BIN,
-} = runSettings('QUEUE', RUNNER);
+export const { REPO, WORK, USER_FOLDER, N8N_APP, N8N_BIN } = runFolders('QUEUE', RUNNER);
 export const PIDS_FILE = requiredEnv('QUEUE_PIDS_FILE', RUNNER);
 export const HERE = join(REPO, 'test', 'n8n-queue');
 export const RUN_START_MS = Number(requiredEnv('QUEUE_RUN_START', RUNNER)) * 1000;

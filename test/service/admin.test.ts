@@ -3,17 +3,8 @@ import type { RunningService } from '../../service/server.ts';
 import { startService } from '../../service/server.ts';
 import { sampleBytes } from '../../service/samples.ts';
 import { inspectImage } from '../../service/images.ts';
-import {
-	decodePng,
-	expectEnvelopeError,
-	FakeClock,
-	generate,
-	idOf,
-	result,
-	sample,
-	start,
-	startCli,
-} from './helpers.ts';
+import { decodePng, expectEnvelopeError, idOf, startCli } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -27,19 +18,12 @@ async function admin(service: RunningService, method: string, path: string, body
 }
 
 describe('admin endpoints', () => {
-	let service: RunningService;
-	const clock = new FakeClock();
-
-	beforeEach(async () => {
-		service = await start({ accounts: { first: 50, second: 20 }, now: clock.now });
-	});
-	afterEach(() => service.close());
+	const service = useService({ accounts: { first: 50, second: 20 } });
 
 	const enhance = (apiKey = 'first') =>
-		generate(
-			service,
+		service.generate(
 			'photoEnhancer',
-			{ imageUrl: sample(service, 'kitchen.png'), prompt: 'x' },
+			{ imageUrl: service.sample('kitchen.png'), prompt: 'x' },
 			{ apiKey },
 		);
 
@@ -53,19 +37,19 @@ describe('admin endpoints', () => {
 
 	it('peakPerSecond is the most API requests that arrived within any one second', async () => {
 		const id = idOf(await enhance());
-		clock.advance(500);
-		await result(service, 'photoEnhancer', id);
-		await result(service, 'photoEnhancer', id);
+		service.clock.advance(500);
+		await service.result('photoEnhancer', id);
+		await service.result('photoEnhancer', id);
 		// 999 ms after the first: all three within one second.
-		clock.advance(499);
-		await result(service, 'photoEnhancer', id);
+		service.clock.advance(499);
+		await service.result('photoEnhancer', id);
 		expect(service.stats().requests.peakPerSecond).toBe(4);
 		// One second after the first, it has left the window: still four at most.
-		clock.advance(1);
-		await result(service, 'photoEnhancer', id);
+		service.clock.advance(1);
+		await service.result('photoEnhancer', id);
 		expect(service.stats().requests.peakPerSecond).toBe(4);
-		clock.advance(1);
-		for (let k = 0; k < 4; k++) await result(service, 'photoEnhancer', id);
+		service.clock.advance(1);
+		for (let k = 0; k < 4; k++) await service.result('photoEnhancer', id);
 		expect(service.stats().requests.peakPerSecond).toBe(8);
 		// Admin calls, samples and result images are not API requests.
 		await admin(service, 'GET', 'stats');
@@ -74,8 +58,8 @@ describe('admin endpoints', () => {
 
 	it('GET /__admin/stats reports the counters, needs no APIKEY and is not counted', async () => {
 		const id = idOf(await enhance());
-		await result(service, 'photoEnhancer', id);
-		await result(service, 'photoEnhancer', id, { apiKey: 'wrong' });
+		await service.result('photoEnhancer', id);
+		await service.result('photoEnhancer', id, { apiKey: 'wrong' });
 		const { status, json } = await admin(service, 'GET', 'stats');
 		expect(status).toBe(200);
 		expect(json).toEqual(service.stats());
@@ -140,10 +124,9 @@ describe('admin endpoints', () => {
 			{},
 		);
 		expectEnvelopeError(
-			await generate(
-				service,
+			await service.generate(
 				'photoEnhancer',
-				{ imageUrl: sample(service, 'kitchen.png'), prompt: 'some foo' },
+				{ imageUrl: service.sample('kitchen.png'), prompt: 'some foo' },
 				{ apiKey: 'first' },
 			),
 			9010,
@@ -170,7 +153,7 @@ describe('admin endpoints', () => {
 		expect(stats.tasks).toEqual([]);
 		expect(stats.requests.total).toBe(0);
 		expect((await admin(service, 'GET', 'config')).json.config.failureRate).toBe(0);
-		expectEnvelopeError(await result(service, 'photoEnhancer', id), 1001);
+		expectEnvelopeError(await service.result('photoEnhancer', id), 1001);
 		// Ids start again from the same seed: a reset run repeats the same ids.
 		expect(idOf(await enhance())).toBe(id);
 	});
@@ -191,12 +174,7 @@ describe('admin endpoints', () => {
 });
 
 describe('sample images', () => {
-	let service: RunningService;
-
-	beforeAll(async () => {
-		service = await start();
-	});
-	afterAll(() => service.close());
+	const service = useService({}, 'the suite');
 
 	it('lists them at GET /samples with their real sizes', async () => {
 		const { samples } = (await (await fetch(`${service.baseUrl}/samples`)).json()) as Json;
@@ -217,7 +195,7 @@ describe('sample images', () => {
 		expect(byName['living-room.png']).toMatchObject({
 			width: 1600,
 			height: 1200,
-			url: sample(service, 'living-room.png'),
+			url: service.sample('living-room.png'),
 		});
 		expect(byName['living-room-mask.png']).toMatchObject({ width: 1600, height: 1200 });
 		expect(byName['tiny.png']).toMatchObject({ width: 64, height: 64 });
@@ -225,7 +203,7 @@ describe('sample images', () => {
 	});
 
 	it('serves them; the mask is black on the sofa and white elsewhere', async () => {
-		const response = await fetch(sample(service, 'living-room-mask.png'));
+		const response = await fetch(service.sample('living-room-mask.png'));
 		expect(response.headers.get('content-type')).toBe('image/png');
 		const bytes = Buffer.from(await response.arrayBuffer());
 		expect(bytes).toEqual(sampleBytes('living-room-mask.png'));
@@ -235,7 +213,7 @@ describe('sample images', () => {
 		expect(rows[800][1000]).toBe(0); // on the sofa of living-room.png
 		expect(rows[800][799]).toBe(255);
 		expect(rows[100][1000]).toBe(255);
-		expect((await fetch(sample(service, 'nope.png'))).status).toBe(404);
+		expect((await fetch(service.sample('nope.png'))).status).toBe(404);
 	});
 });
 

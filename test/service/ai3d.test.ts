@@ -1,7 +1,7 @@
 // AI 3D Generation: one running task per account with the rest queued in order (catalog §1.6),
 // and its result, a binary glTF model.
-import type { RunningService } from '../../service/server.ts';
-import { FakeClock, generate, idOf, result, sample, start } from './helpers.ts';
+import { idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -23,24 +23,12 @@ function readGlb(bytes: Buffer): { json: Json; bin: Buffer } {
 }
 
 describe('AI 3D generation', () => {
-	let service: RunningService;
-	let clock: FakeClock;
-
-	beforeEach(async () => {
-		clock = new FakeClock();
-		service = await start({
-			accounts: { a: 200, b: 200 },
-			now: clock.now,
-			taskDurationMs: 1000,
-			workers: 4,
-		});
-	});
-	afterEach(() => service.close());
+	const service = useService({ accounts: { a: 200, b: 200 }, taskDurationMs: 1000, workers: 4 });
 
 	const create = async (apiKey = 'a', prompt = 'a modern barn house') =>
-		idOf(await generate(service, 'ai3d', { prompt }, { apiKey }));
+		idOf(await service.generate('ai3d', { prompt }, { apiKey }));
 	const state = async (id: string, apiKey = 'a') => {
-		const { status, waitNumber, percentage } = (await result(service, 'ai3d', id, { apiKey })).json
+		const { status, waitNumber, percentage } = (await service.result('ai3d', id, { apiKey })).json
 			.data;
 		return { status, waitNumber, percentage };
 	};
@@ -52,18 +40,18 @@ describe('AI 3D generation', () => {
 			{ status: 'Unprocessed', waitNumber: 1, percentage: 0 },
 			{ status: 'Unprocessed', waitNumber: 2, percentage: 0 },
 		]);
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect(await Promise.all(ids.map((id) => state(id)))).toEqual([
 			{ status: 'Success', waitNumber: 0, percentage: 100 },
 			{ status: 'Processing', waitNumber: 0, percentage: 0 },
 			{ status: 'Unprocessed', waitNumber: 1, percentage: 0 },
 		]);
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(ids[1])).toMatchObject({ status: 'Processing', percentage: 50 });
 		expect(await state(ids[2])).toMatchObject({ status: 'Unprocessed', waitNumber: 1 });
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(ids[2])).toEqual({ status: 'Processing', waitNumber: 0, percentage: 0 });
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect((await state(ids[2])).status).toBe('Success');
 		// All three were charged at creation, whatever their place in the queue.
 		expect(service.balance('a')).toBe(140);
@@ -81,15 +69,15 @@ describe('AI 3D generation', () => {
 		service.configure({ workers: 10 });
 		const ids = [await create(), await create()];
 		expect((await state(ids[1])).status).toBe('Unprocessed');
-		const room = sample(service, 'living-room.png');
+		const room = service.sample('living-room.png');
 		const staging = [];
 		for (let i = 0; i < 3; i++) {
 			staging.push(
-				idOf(await generate(service, 'virtualStaging', { imageUrl: room }, { apiKey: 'a' })),
+				idOf(await service.generate('virtualStaging', { imageUrl: room }, { apiKey: 'a' })),
 			);
 		}
 		for (const id of staging) {
-			expect((await result(service, 'virtualStaging', id, { apiKey: 'a' })).json.data.status).toBe(
+			expect((await service.result('virtualStaging', id, { apiKey: 'a' })).json.data.status).toBe(
 				'Processing',
 			);
 		}
@@ -97,16 +85,15 @@ describe('AI 3D generation', () => {
 
 	it('moves the queue on when a task fails, and refunds it', async () => {
 		const failing = idOf(
-			await generate(
-				service,
+			await service.generate(
 				'ai3d',
-				{ imageUrl: `${sample(service, 'exterior.png')}?fail` },
+				{ imageUrl: `${service.sample('exterior.png')}?fail` },
 				{ apiKey: 'a' },
 			),
 		);
 		const next = await create();
 		expect(await state(next)).toMatchObject({ status: 'Unprocessed', waitNumber: 1 });
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect((await state(failing)).status).toBe('Failed');
 		expect(await state(next)).toMatchObject({ status: 'Processing' });
 		expect(service.balance('a')).toBe(180);
@@ -116,8 +103,8 @@ describe('AI 3D generation', () => {
 		const id = await create();
 		const pending = `${service.baseUrl}/results/${id}.glb`;
 		expect((await fetch(pending)).status).toBe(404);
-		clock.advance(1000);
-		const task = (await result(service, 'ai3d', id, { apiKey: 'a' })).json.data;
+		service.clock.advance(1000);
+		const task = (await service.result('ai3d', id, { apiKey: 'a' })).json.data;
 		expect(task.output).toEqual({ resultUrl: pending, width: null, height: null });
 		const response = await fetch(task.output.resultUrl);
 		expect(response.status).toBe(200);

@@ -1,39 +1,23 @@
 // The catalog APIs over HTTP: each one's lifecycle, price by modelType and default, refunds,
 // text review, credits, the input echo, stats and faults.
 import type { CatalogApi } from '../../service/apis.ts';
-import type { RunningService } from '../../service/server.ts';
 import { CATALOG, CATALOG_NAMES, IMAGE_INPUT_APIS, MODEL_PRICES } from './catalog-helpers.ts';
-import {
-	decodePngSize,
-	download,
-	expectEnvelopeError,
-	FakeClock,
-	generate,
-	idOf,
-	result,
-	start,
-} from './helpers.ts';
+import { decodePngSize, download, expectEnvelopeError, idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 const PRICED = CATALOG_NAMES.filter((api) => Object.keys(CATALOG[api].byModelType).length > 0);
 const FLAT = CATALOG_NAMES.filter((api) => !PRICED.includes(api));
 
 describe('catalog APIs', () => {
-	let service: RunningService;
-	let clock: FakeClock;
-
-	beforeEach(async () => {
-		clock = new FakeClock();
-		service = await start({ accounts: { key: 100 }, now: clock.now, taskDurationMs: 1000 });
-	});
-	afterEach(() => service.close());
+	const service = useService({ accounts: { key: 100 }, taskDurationMs: 1000 });
 
 	const bodyOf = (api: CatalogApi, extra: Record<string, unknown> = {}) => ({
 		...CATALOG[api].body(service),
 		...extra,
 	});
 	const create = (api: CatalogApi, extra: Record<string, unknown> = {}) =>
-		generate(service, api, bodyOf(api, extra));
-	const taskOf = async (api: CatalogApi, id: string) => (await result(service, api, id)).json.data;
+		service.generate(api, bodyOf(api, extra));
+	const taskOf = async (api: CatalogApi, id: string) => (await service.result(api, id)).json.data;
 
 	it.each(CATALOG_NAMES)(
 		'%s: create, then Processing with percentage, then Success with its result; default price',
@@ -49,9 +33,9 @@ describe('catalog APIs', () => {
 				input: bodyOf(api),
 				output: null,
 			});
-			clock.advance(500);
+			service.clock.advance(500);
 			expect(await taskOf(api, id)).toMatchObject({ status: 'Processing', percentage: 50 });
-			clock.advance(500);
+			service.clock.advance(500);
 			const done = await taskOf(api, id);
 			expect(done).toMatchObject({ status: 'Success', waitNumber: 0, percentage: 100 });
 			if (size === null) {
@@ -109,7 +93,7 @@ describe('catalog APIs', () => {
 			const id = idOf(await create(api, failing));
 			const price = CATALOG[api].defaultPrice;
 			expect(service.balance('key')).toBe(100 - price);
-			clock.advance(1000);
+			service.clock.advance(1000);
 			expect(await taskOf(api, id)).toMatchObject({
 				status: 'Failed',
 				waitNumber: 0,
@@ -136,10 +120,10 @@ describe('catalog APIs', () => {
 	it("answers 1001 for another API's task id or another key's", async () => {
 		service.setAccount('other', 100);
 		const id = idOf(await create('landscaping'));
-		expectEnvelopeError(await result(service, 'homeDecor', id), 1001, /task not found/);
-		expectEnvelopeError(await result(service, 'photoEnhancer', id), 1001, /task not found/);
-		expectEnvelopeError(await result(service, 'landscaping', id, { apiKey: 'other' }), 1001);
-		expect((await result(service, 'landscaping', id)).json.code).toBe(0);
+		expectEnvelopeError(await service.result('homeDecor', id), 1001, /task not found/);
+		expectEnvelopeError(await service.result('photoEnhancer', id), 1001, /task not found/);
+		expectEnvelopeError(await service.result('landscaping', id, { apiKey: 'other' }), 1001);
+		expect((await service.result('landscaping', id)).json.code).toBe(0);
 	});
 
 	it('screens prompts: banned words give 9010, the reject phrase 9038, both free', async () => {
@@ -170,7 +154,7 @@ describe('catalog APIs', () => {
 
 	it('counts requests, tasks and credits per endpoint and key', async () => {
 		const id = idOf(await create('planVisualizer', { modelType: 'Pro' }));
-		await result(service, 'planVisualizer', id);
+		await service.result('planVisualizer', id);
 		idOf(await create('smartReplace'));
 		const stats = service.stats();
 		expect(stats.requests.byEndpoint).toEqual({
@@ -196,7 +180,7 @@ describe('catalog APIs', () => {
 		expect((await create('magicEditor')).status).toBe(200);
 		service.configure({ faults: { endpoints: ['magicEditor.result'] } });
 		const id = idOf(await create('magicEditor'));
-		expect((await result(service, 'magicEditor', id)).status).toBe(503);
+		expect((await service.result('magicEditor', id)).status).toBe(503);
 		service.configure({
 			faults: { http503: 0, truncated: 1, faultPhase: 'after', endpoints: ['generate'] },
 		});
@@ -214,7 +198,7 @@ describe('catalog APIs', () => {
 
 	it('answers an API it does not know with HTTP 404 and 1001, as before', async () => {
 		for (const name of ['textureReplacer', 'imageToVideo', 'style']) {
-			const response = await generate(service, name as CatalogApi, { imageUrl: 'x' });
+			const response = await service.generate(name as CatalogApi, { imageUrl: 'x' });
 			expect(response.status).toBe(404);
 			expect(response.json).toEqual({
 				code: 1001,

@@ -1,18 +1,9 @@
 // Request rules of the catalog APIs: required fields, enums, conditional fields, lists and the
 // style-config ids. Every refusal is a 1011 that names the field and charges nothing.
 import type { CatalogApi } from '../../service/apis.ts';
-import type { RunningService } from '../../service/server.ts';
 import { CATALOG, CATALOG_NAMES } from './catalog-helpers.ts';
-import {
-	call,
-	expectEnvelopeError,
-	FakeClock,
-	generate,
-	idOf,
-	result,
-	sample,
-	start,
-} from './helpers.ts';
+import { expectEnvelopeError, idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -22,24 +13,21 @@ const NEEDS_IMAGE = CATALOG_NAMES.filter(
 );
 
 describe('catalog request rules', () => {
-	let service: RunningService;
-	const clock = new FakeClock();
+	const service = useService({ accounts: { key: 500 } });
 	let room: string;
 
-	beforeEach(async () => {
-		service = await start({ accounts: { key: 500 }, now: clock.now });
-		room = sample(service, 'living-room.png');
+	beforeEach(() => {
+		room = service.sample('living-room.png');
 	});
-	afterEach(async () => {
+	afterEach(() => {
 		// Whatever a test refused, nothing may have been created or charged for it.
 		expect(service.stats().credits.charged).toBe(
 			service.stats().tasks.reduce((sum, task) => sum + task.cost, 0),
 		);
-		await service.close();
 	});
 
 	const bodyOf = (api: CatalogApi) => CATALOG[api].body(service);
-	const create = (api: CatalogApi, body: Record<string, unknown>) => generate(service, api, body);
+	const create = (api: CatalogApi, body: Record<string, unknown>) => service.generate(api, body);
 	const accepted = async (api: CatalogApi, body: Record<string, unknown>) => {
 		const response = await create(api, body);
 		expect(response.json).toMatchObject({ code: 0 });
@@ -65,12 +53,12 @@ describe('catalog request rules', () => {
 		await refused(api, { ...rest, imageUrl: 'ftp://host/a.png' }, /must be an http or https URL/);
 		await refused(
 			api,
-			{ ...rest, imageUrl: sample(service, 'not-an-image.png') },
+			{ ...rest, imageUrl: service.sample('not-an-image.png') },
 			/^imageUrl .* is not a JPEG, PNG or WebP image/,
 		);
 		await refused(
 			api,
-			{ ...rest, imageUrl: sample(service, 'missing.png') },
+			{ ...rest, imageUrl: service.sample('missing.png') },
 			/^imageUrl .* could not be fetched: the server answered HTTP 404/,
 		);
 		expect(service.stats().tasksCreated.total).toBe(0);
@@ -79,7 +67,7 @@ describe('catalog request rules', () => {
 	it('checks the optional image fields too, naming them', async () => {
 		await refused(
 			'homeDecor',
-			{ imageUrl: room, referenceUrl: sample(service, 'not-an-image.png') },
+			{ imageUrl: room, referenceUrl: service.sample('not-an-image.png') },
 			/^referenceUrl .* is not a JPEG/,
 		);
 		await refused(
@@ -89,13 +77,13 @@ describe('catalog request rules', () => {
 		);
 		await refused(
 			'interiorRemodel',
-			{ imageUrl: room, colorImgUrl: sample(service, 'not-an-image.png') },
+			{ imageUrl: room, colorImgUrl: service.sample('not-an-image.png') },
 			/^colorImgUrl/,
 		);
 		await refused('floorPlan', { refImageUrl: 'x' }, /^refImageUrl \(x\) is not a valid URL/);
 		// Only the format is checked, as for the object remover: a 64 px image is fine.
-		await accepted('magicEditor', { imageUrl: sample(service, 'tiny.png') });
-		await accepted('floorPlan', { refImageUrl: sample(service, 'kitchen.png') });
+		await accepted('magicEditor', { imageUrl: service.sample('tiny.png') });
+		await accepted('floorPlan', { refImageUrl: service.sample('kitchen.png') });
 	});
 
 	it('checks prompt and text fields are strings', async () => {
@@ -145,11 +133,11 @@ describe('catalog request rules', () => {
 		await accepted('ai3d', { prompt: 'a cabin' });
 		await accepted('ai3d', { imageUrl: room });
 		await accepted('ai3d', { imageUrl: room, prompt: 'a cabin' });
-		await refused('ai3d', { imageUrl: sample(service, 'not-an-image.png') }, /^imageUrl/);
+		await refused('ai3d', { imageUrl: service.sample('not-an-image.png') }, /^imageUrl/);
 	});
 
 	it('furnitureTryOn: furnitureList holds 1 to 6 objects', async () => {
-		const item = { imageUrl: sample(service, 'kitchen.png'), productId: 'SKU-1' };
+		const item = { imageUrl: service.sample('kitchen.png'), productId: 'SKU-1' };
 		const list = (count: number) => Array.from({ length: count }, () => ({ ...item }));
 		await refused('furnitureTryOn', { imageUrl: room }, /^furnitureList is required$/);
 		await refused(
@@ -180,7 +168,7 @@ describe('catalog request rules', () => {
 		await accepted('furnitureTryOn', { imageUrl: room, furnitureList: list(1) });
 		const id = await accepted('furnitureTryOn', { imageUrl: room, furnitureList: list(6) });
 		// Item keys are not documented: whatever an item holds is kept as sent.
-		expect((await result(service, 'furnitureTryOn', id)).json.data.input.furnitureList).toEqual(
+		expect((await service.result('furnitureTryOn', id)).json.data.input.furnitureList).toEqual(
 			list(6),
 		);
 	});
@@ -209,7 +197,7 @@ describe('catalog request rules', () => {
 		await accepted('housePlan', { stories: '2' });
 		await accepted('housePlan', { stories: 1, style: null });
 		const id = await accepted('housePlan', { stories: '2', style: 'Craftsman', bedrooms: 4 });
-		expect((await result(service, 'housePlan', id)).json.data.input).toEqual({
+		expect((await service.result('housePlan', id)).json.data.input).toEqual({
 			stories: '2',
 			style: 'Craftsman',
 			bedrooms: 4,
@@ -240,7 +228,7 @@ describe('catalog request rules', () => {
 				'ai_plan_visualizer',
 				'landscaping',
 			]) {
-				options[key] = (await call(service, 'GET', `/api/v1/style/${key}/getStyles`)).json.data;
+				options[key] = (await service.call('GET', `/api/v1/style/${key}/getStyles`)).json.data;
 			}
 		});
 
@@ -255,7 +243,7 @@ describe('catalog request rules', () => {
 				indoorStyleId: ids('change_furniture', 'style')[2],
 				indoorElemId: `${sofa},${rug}, ${lamp}`,
 			});
-			expect((await result(service, 'changeFurniture', id)).json.data.input.indoorElemId).toBe(
+			expect((await service.result('changeFurniture', id)).json.data.input.indoorElemId).toBe(
 				`${sofa},${rug}, ${lamp}`,
 			);
 			await accepted('interiorRemodel', {
@@ -277,7 +265,7 @@ describe('catalog request rules', () => {
 				viewId: ids('ai_plan_visualizer', 'view')[1],
 			});
 			await accepted('landscaping', {
-				imageUrl: sample(service, 'exterior.png'),
+				imageUrl: service.sample('exterior.png'),
 				sceneId: ids('landscaping', 'gardenStyle')[2],
 				sceneElementId: ids('landscaping', 'elements').slice(0, 3).join(','),
 			});

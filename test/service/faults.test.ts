@@ -1,22 +1,20 @@
 // Fault injection: each kind, its counter, before/after the creation of a task, endpoint filters
 // and reproducibility.
-import type { FaultConfig, RunningService } from '../../service/server.ts';
+import type { FaultConfig } from '../../service/server.ts';
 import { endpointSelected, pickFault } from '../../service/faults.ts';
 import { mulberry32 } from '../../service/prng.ts';
-import { call, FakeClock, generate, idOf, result, sample, start } from './helpers.ts';
+import { call, idOf, start } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 describe('fault injection', () => {
-	let service: RunningService;
-	const clock = new FakeClock();
+	const service = useService({ accounts: { key: 100 } });
 	let body: Record<string, unknown>;
 
-	beforeEach(async () => {
-		service = await start({ now: clock.now, accounts: { key: 100 } });
-		body = { imageUrl: sample(service, 'living-room.png'), prompt: 'brighter' };
+	beforeEach(() => {
+		body = { imageUrl: service.sample('living-room.png'), prompt: 'brighter' };
 	});
-	afterEach(() => service.close());
 
-	const enhance = () => generate(service, 'photoEnhancer', body);
+	const enhance = () => service.generate('photoEnhancer', body);
 	const onCreate = (faults: FaultConfig) =>
 		service.configure({ faults: { endpoints: ['photoEnhancer.generate'], ...faults } });
 
@@ -86,13 +84,13 @@ describe('fault injection', () => {
 	it('on a result request, truncated/malformed spoil the real task body', async () => {
 		const id = idOf(await enhance());
 		service.configure({ faults: { truncated: 1, endpoints: ['result'] } });
-		const truncated = await result(service, 'photoEnhancer', id);
+		const truncated = await service.result('photoEnhancer', id);
 		expect(truncated.json).toBeUndefined();
 		expect(truncated.text.startsWith(`{"code":0,"message":"success","data":{"id":${id}`)).toBe(
 			true,
 		);
 		service.configure({ faults: { truncated: 0, malformed: 1 } });
-		const malformed = await result(service, 'photoEnhancer', id);
+		const malformed = await service.result('photoEnhancer', id);
 		expect(malformed.json).toBeUndefined();
 		expect(malformed.text).toContain(`"id":${id}`);
 		expect(service.stats().faults.byPhase).toEqual({ request: 2 });
@@ -139,7 +137,7 @@ describe('fault injection', () => {
 				byPhase: { after: 1 },
 			});
 			// The task is real: its id can be polled.
-			expect((await result(service, 'photoEnhancer', stats.tasks[0].id)).json.code).toBe(0);
+			expect((await service.result('photoEnhancer', stats.tasks[0].id)).json.code).toBe(0);
 		},
 	);
 
@@ -147,7 +145,7 @@ describe('fault injection', () => {
 		onCreate({ http429: 1, code1003: 1, faultPhase: 'after' });
 		expect((await enhance()).json.code).toBe(0);
 		onCreate({ http503: 1, faultPhase: 'after' });
-		const rejected = await generate(service, 'photoEnhancer', { imageUrl: body.imageUrl });
+		const rejected = await service.generate('photoEnhancer', { imageUrl: body.imageUrl });
 		expect(rejected.json.code).toBe(1011);
 		expect(service.stats().faults.total).toBe(0);
 	});
@@ -167,10 +165,10 @@ describe('fault injection', () => {
 	it('limits faults to the listed endpoints', async () => {
 		const id = idOf(await enhance());
 		onCreate({ http503: 1 });
-		expect((await result(service, 'photoEnhancer', id)).status).toBe(200);
+		expect((await service.result('photoEnhancer', id)).status).toBe(200);
 		expect(
 			(
-				await generate(service, 'objectRemover', {
+				await service.generate('objectRemover', {
 					imageUrl: body.imageUrl,
 					emptyType: 'whole_house',
 				})
@@ -187,7 +185,7 @@ describe('fault injection', () => {
 	it('never faults admin, sample or result-image requests, nor counts them as API requests', async () => {
 		service.configure({ taskDurationMs: 0 });
 		const id = idOf(await enhance());
-		const resultUrl = (await result(service, 'photoEnhancer', id)).json.data.output.resultUrl;
+		const resultUrl = (await service.result('photoEnhancer', id)).json.data.output.resultUrl;
 		service.configure({ faults: { reset: 1 } });
 		expect((await fetch(`${service.baseUrl}/samples/kitchen.png`)).status).toBe(200);
 		expect((await fetch(resultUrl)).status).toBe(200);

@@ -1,21 +1,18 @@
 // House Plan results: one composite image listed in output.resultList (2026-06-12 page), or,
 // with housePlanResults: 3, three distinct images (2026-03-06 page).
-import type { RunningService } from '../../service/server.ts';
-import { decodePngSize, download, FakeClock, generate, idOf, result, start } from './helpers.ts';
+import { decodePngSize, download, idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 describe('house plan results', () => {
-	let service: RunningService;
-	const clock = new FakeClock();
+	const service = useService({}, 'the test');
 
-	afterEach(() => service.close());
-
-	const plan = async () => idOf(await generate(service, 'housePlan', { stories: '1' }));
-	const outputOf = async (id: string) => (await result(service, 'housePlan', id)).json.data.output;
+	const plan = async () => idOf(await service.generate('housePlan', { stories: '1' }));
+	const outputOf = async (id: string) => (await service.result('housePlan', id)).json.data.output;
 
 	it('gives one image, as resultUrl and as the only item of resultList, by default', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 100 });
+		await service.start({ taskDurationMs: 100 });
 		const id = await plan();
-		clock.advance(100);
+		service.clock.advance(100);
 		const output = await outputOf(id);
 		expect(output).toEqual({
 			resultUrl: `${service.baseUrl}/results/${id}.png`,
@@ -28,11 +25,11 @@ describe('house plan results', () => {
 	});
 
 	it('gives three distinct images with housePlanResults: 3, fixed when the task is created', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 100, housePlanResults: 3 });
+		await service.start({ taskDurationMs: 100, housePlanResults: 3 });
 		const id = await plan();
 		service.configure({ housePlanResults: 1 });
 		const later = await plan();
-		clock.advance(200);
+		service.clock.advance(200);
 		const output = await outputOf(id);
 		const list = [1, 2, 3].map((n) => `${service.baseUrl}/results/${id}-${n}.png`);
 		expect(output).toEqual({ resultUrl: list[0], width: 1920, height: 1080, resultList: list });
@@ -45,7 +42,7 @@ describe('house plan results', () => {
 	});
 
 	it('serves distinct large images too (resultBytes), and refuses other counts', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 0, housePlanResults: 3 });
+		await service.start({ taskDurationMs: 0, housePlanResults: 3 });
 		service.configure({ resultBytes: 200_000 });
 		const { resultList } = await outputOf(await plan());
 		const [first, second] = await Promise.all(

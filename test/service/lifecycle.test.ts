@@ -1,45 +1,28 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // Task lifecycle over HTTP with a fake clock: queue positions, progress, success, failure and the
 // automatic refund of failed tasks.
-import type { RunningService } from '../../service/server.ts';
-import {
-	expectEnvelopeError,
-	FakeClock,
-	generate,
-	idOf,
-	result,
-	sample,
-	start,
-} from './helpers.ts';
+import { expectEnvelopeError, generate, idOf, result, sample, start } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 describe('task lifecycle', () => {
-	let service: RunningService;
-	let clock: FakeClock;
+	const service = useService({ workers: 2, taskDurationMs: 1000, accounts: { key: 100 } });
 	let room: string;
 
-	beforeEach(async () => {
-		clock = new FakeClock();
-		service = await start({
-			workers: 2,
-			taskDurationMs: 1000,
-			now: clock.now,
-			accounts: { key: 100 },
-		});
-		room = sample(service, 'living-room.png');
+	beforeEach(() => {
+		room = service.sample('living-room.png');
 	});
-	afterEach(() => service.close());
 
 	const enhance = async (imageUrl = room) =>
 		idOf(
-			await generate(service, 'photoEnhancer', {
+			await service.generate('photoEnhancer', {
 				imageUrl,
 				presetId: 'virtual-twilight-luxury-twilight',
 			}),
 		);
 	const remove = async (imageUrl = room) =>
-		idOf(await generate(service, 'objectRemover', { imageUrl, emptyType: 'whole_house' }));
+		idOf(await service.generate('objectRemover', { imageUrl, emptyType: 'whole_house' }));
 	const state = async (id: string, kind: 'photoEnhancer' | 'objectRemover' = 'photoEnhancer') => {
-		const { status, waitNumber, percentage, output } = (await result(service, kind, id)).json.data;
+		const { status, waitNumber, percentage, output } = (await service.result(kind, id)).json.data;
 		return { status, waitNumber, percentage, output: output === null ? null : 'output' };
 	};
 
@@ -51,16 +34,16 @@ describe('task lifecycle', () => {
 			{ status: 'Unprocessed', waitNumber: 2, percentage: 0, output: null },
 			{ status: 'Unprocessed', waitNumber: 3, percentage: 0, output: null },
 		]);
-		clock.advance(420);
+		service.clock.advance(420);
 		expect(await state(ids[0])).toEqual({
 			status: 'Processing',
 			waitNumber: 0,
 			percentage: 42,
 			output: null,
 		});
-		clock.advance(579);
+		service.clock.advance(579);
 		expect((await state(ids[0])).percentage).toBe(99);
-		clock.advance(1);
+		service.clock.advance(1);
 		expect(await state(ids[0])).toEqual({
 			status: 'Success',
 			waitNumber: 0,
@@ -73,7 +56,7 @@ describe('task lifecycle', () => {
 			percentage: 0,
 			output: null,
 		});
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect((await Promise.all(ids.map((id) => state(id)))).map((s) => s.status)).toEqual([
 			'Success',
 			'Success',
@@ -99,7 +82,7 @@ describe('task lifecycle', () => {
 			{ status: 'Processing', waitNumber: 0, percentage: 0, output: null },
 			{ status: 'Unprocessed', waitNumber: 2, percentage: 0, output: null },
 		]);
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect(await state(ids[2], 'objectRemover')).toEqual({
 			status: 'Processing',
 			waitNumber: 0,
@@ -111,27 +94,27 @@ describe('task lifecycle', () => {
 	it('keeps Success and Failed once reached: later reads give the same task', async () => {
 		const fine = await enhance();
 		const failing = await remove(`${room}?fail=1`);
-		clock.advance(1000);
+		service.clock.advance(1000);
 		const first = [
-			(await result(service, 'photoEnhancer', fine)).json.data,
-			(await result(service, 'objectRemover', failing)).json.data,
+			(await service.result('photoEnhancer', fine)).json.data,
+			(await service.result('objectRemover', failing)).json.data,
 		];
 		expect(first.map((task) => task.status)).toEqual(['Success', 'Failed']);
 		await enhance();
 		await remove();
-		clock.advance(60_000);
-		expect((await result(service, 'photoEnhancer', fine)).json.data).toEqual(first[0]);
-		expect((await result(service, 'objectRemover', failing)).json.data).toEqual(first[1]);
+		service.clock.advance(60_000);
+		expect((await service.result('photoEnhancer', fine)).json.data).toEqual(first[0]);
+		expect((await service.result('objectRemover', failing)).json.data).toEqual(first[1]);
 	});
 
 	it('ends a task Failed (output null, percentage 0) when the image URL contains "fail", and refunds it', async () => {
 		const failing = await enhance(`${room}?fail=1`);
 		const fine = await enhance();
 		expect(service.balance('key')).toBe(80);
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(failing)).toMatchObject({ status: 'Processing', percentage: 50 });
 		expect(service.balance('key')).toBe(80); // not refunded before it has failed
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(failing)).toEqual({
 			status: 'Failed',
 			waitNumber: 0,
@@ -161,14 +144,14 @@ describe('task lifecycle', () => {
 
 	it('object remover: a Failed task has output null and percentage 0', async () => {
 		const failing = await remove(`${room}?fail=1`);
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(failing, 'objectRemover')).toEqual({
 			status: 'Processing',
 			waitNumber: 0,
 			percentage: 50,
 			output: null,
 		});
-		clock.advance(500);
+		service.clock.advance(500);
 		expect(await state(failing, 'objectRemover')).toEqual({
 			status: 'Failed',
 			waitNumber: 0,
@@ -181,7 +164,7 @@ describe('task lifecycle', () => {
 	it("refunds the object remover's 1 credit too, without anyone polling", async () => {
 		await remove(`${room}#FAIL`);
 		expect(service.balance('key')).toBe(99);
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect(service.balance('key')).toBe(100);
 	});
 
@@ -189,24 +172,29 @@ describe('task lifecycle', () => {
 		service.setAccount('key', 10);
 		const failing = await enhance(`${room}?fail`);
 		expectEnvelopeError(
-			await generate(service, 'photoEnhancer', { imageUrl: room, prompt: 'x' }),
+			await service.generate('photoEnhancer', { imageUrl: room, prompt: 'x' }),
 			9051,
 		);
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect((await state(failing)).status).toBe('Failed');
 		expect(
-			(await generate(service, 'photoEnhancer', { imageUrl: room, prompt: 'x' })).json.code,
+			(await service.generate('photoEnhancer', { imageUrl: room, prompt: 'x' })).json.code,
 		).toBe(0);
 	});
 
 	it('fails the configured share of tasks (failureRate), reproducibly for a seed', async () => {
 		service.configure({ failureRate: 1 });
 		const id = await enhance();
-		clock.advance(1000);
+		service.clock.advance(1000);
 		expect((await state(id)).status).toBe('Failed');
 
 		const outcomes = async (seed: number) => {
-			const other = await start({ seed, failureRate: 0.5, taskDurationMs: 0, now: clock.now });
+			const other = await start({
+				seed,
+				failureRate: 0.5,
+				taskDurationMs: 0,
+				now: service.clock.now,
+			});
 			const statuses: string[] = [];
 			for (let i = 0; i < 12; i++) {
 				const taskId = idOf(

@@ -4,8 +4,8 @@
 // Ideal House service accepts.
 import { type RunningMlsFeed, startMlsFeed } from '../../service/mls/feed.ts';
 import { parseFilter } from '../../service/mls/filter.ts';
-import type { RunningService } from '../../service/server.ts';
-import { decodePngSize, generate, idOf, start } from './helpers.ts';
+import { decodePngSize, idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -187,15 +187,11 @@ describe('MLS feed stand-in', () => {
 	});
 
 	describe('its photos in the local Ideal House service', () => {
-		let service: RunningService;
-		beforeEach(async () => {
-			service = await start();
-		});
-		afterEach(() => service.close());
+		const service = useService();
 
 		it('are fetched and accepted as photos to enhance', async () => {
 			const listing = feed.addListing({ listingKey: 'A1', photos: ['Photo'] });
-			const created = await generate(service, 'photoEnhancer', {
+			const created = await service.generate('photoEnhancer', {
 				imageUrl: listing.Media[0].MediaURL,
 				presetId: 'image-optimization-mls-photo-enhancement',
 				imageSize: '1K',

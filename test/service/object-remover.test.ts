@@ -1,53 +1,27 @@
 // Object remover create rules: modes, masks (URL or base64), dimensions, credits, output size.
-import type { RunningService } from '../../service/server.ts';
 import { sampleBytes } from '../../service/samples.ts';
-import type { ImageServer } from './helpers.ts';
-import {
-	decodePngSize,
-	download,
-	expectEnvelopeError,
-	FakeClock,
-	fakePng,
-	generate,
-	idOf,
-	result,
-	sample,
-	start,
-	startImageServer,
-} from './helpers.ts';
+import { decodePngSize, download, expectEnvelopeError, fakePng, idOf } from './helpers.ts';
+import { useImageServer, useService } from './local-service.ts';
 
 describe('object remover', () => {
-	let service: RunningService;
-	let images: ImageServer;
-	const clock = new FakeClock();
+	const images = useImageServer({
+		'/small-mask.png': { body: fakePng(800, 600) },
+		'/room-sized.png': { body: fakePng(1600, 1200) },
+		'/tiny-room.png': { body: fakePng(64, 48) },
+		'/tiny-mask.png': { body: fakePng(64, 48) },
+	});
+	const service = useService({ accounts: { 'local-dev-key': 3 }, taskDurationMs: 1000 });
 	let room: string;
 	let mask: string;
 	const maskBase64 = (sampleBytes('living-room-mask.png') as Buffer).toString('base64');
 
-	beforeAll(async () => {
-		images = await startImageServer({
-			'/small-mask.png': { body: fakePng(800, 600) },
-			'/room-sized.png': { body: fakePng(1600, 1200) },
-			'/tiny-room.png': { body: fakePng(64, 48) },
-			'/tiny-mask.png': { body: fakePng(64, 48) },
-		});
+	beforeEach(() => {
+		room = service.sample('living-room.png');
+		mask = service.sample('living-room-mask.png');
 	});
-	afterAll(() => images.close());
 
-	beforeEach(async () => {
-		service = await start({
-			accounts: { 'local-dev-key': 3 },
-			now: clock.now,
-			taskDurationMs: 1000,
-		});
-		room = sample(service, 'living-room.png');
-		mask = sample(service, 'living-room-mask.png');
-	});
-	afterEach(() => service.close());
-
-	const create = (body: Record<string, unknown>) => generate(service, 'objectRemover', body);
-	const inputOf = async (id: string) =>
-		(await result(service, 'objectRemover', id)).json.data.input;
+	const create = (body: Record<string, unknown>) => service.generate('objectRemover', body);
+	const inputOf = async (id: string) => (await service.result('objectRemover', id)).json.data.input;
 
 	it('needs imageUrl as a single URL string', async () => {
 		expectEnvelopeError(await create({ emptyType: 'whole_house' }), 1011, /imageUrl is required/);
@@ -195,7 +169,7 @@ describe('object remover', () => {
 
 	it('checks the format only (no 128 px minimum, which the spec gives for the enhancer)', async () => {
 		expectEnvelopeError(
-			await create({ imageUrl: sample(service, 'not-an-image.png'), emptyType: 'whole_house' }),
+			await create({ imageUrl: service.sample('not-an-image.png'), emptyType: 'whole_house' }),
 			1011,
 			/not a JPEG, PNG or WebP/,
 		);
@@ -229,15 +203,15 @@ describe('object remover', () => {
 
 	it("serves a result PNG of the source image's size", async () => {
 		const id = idOf(await create({ imageUrl: room, emptyType: 'single_furniture', maskBase64 }));
-		clock.advance(500);
-		expect((await result(service, 'objectRemover', id)).json.data).toMatchObject({
+		service.clock.advance(500);
+		expect((await service.result('objectRemover', id)).json.data).toMatchObject({
 			status: 'Processing',
 			waitNumber: 0,
 			percentage: 50,
 			output: null,
 		});
-		clock.advance(500);
-		const data = (await result(service, 'objectRemover', id)).json.data;
+		service.clock.advance(500);
+		const data = (await service.result('objectRemover', id)).json.data;
 		expect(data).toMatchObject({
 			status: 'Success',
 			percentage: 100,

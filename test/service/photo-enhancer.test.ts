@@ -1,68 +1,52 @@
 // Photo enhancer create rules, credits, stored input and result images.
 import { PRESET_IDS } from '../../service/presets.ts';
-import type { RunningService } from '../../service/server.ts';
-import type { ImageServer } from './helpers.ts';
 import {
 	closedPort,
 	decodePngSize,
 	download,
 	expectEnvelopeError,
-	FakeClock,
 	fakeJpeg,
 	fakePng,
 	fakeWebpVp8,
 	fakeWebpVp8l,
 	fakeWebpVp8x,
-	generate,
 	idOf,
-	result,
-	sample,
-	start,
-	startImageServer,
 } from './helpers.ts';
+import { useImageServer, useService } from './local-service.ts';
 
 const PRESET = 'lighting-color-exposure-brighten-dark-interior-photo';
 const MB = 1024 * 1024;
 
 describe('photo enhancer', () => {
-	let service: RunningService;
-	let images: ImageServer;
-	const clock = new FakeClock();
+	const images = useImageServer({
+		'/photo.jpg': { body: fakeJpeg(4000, 3000), headers: { 'content-type': 'image/jpeg' } },
+		'/portrait.webp': { body: fakeWebpVp8(1200, 1800) },
+		'/lossless.webp': { body: fakeWebpVp8l(1000, 1000) },
+		'/extended.webp': { body: fakeWebpVp8x(2000, 1000) },
+		'/min.png': { body: fakePng(128, 128) },
+		'/narrow.png': { body: fakePng(127, 2000) },
+		'/huge.png': { body: fakePng(9000, 6000) },
+		'/huge-portrait.png': { body: fakePng(5000, 7500) },
+		'/max6000.png': { body: fakePng(6000, 6000) },
+		'/exactly-20mb.png': { body: fakePng(1000, 800, 20 * MB) },
+		'/over-20mb.png': { body: fakePng(1000, 800, 20 * MB + 1) },
+		'/over-20mb-chunked.png': { body: fakePng(1000, 800, 20 * MB + 1), chunked: true },
+		'/gif.gif': { body: Buffer.from('GIF89a\x10\x00\x10\x00', 'latin1') },
+		'/missing.png': { status: 404, body: 'no' },
+		'/error.png': { status: 500, body: 'boom' },
+	});
+	const service = useService({
+		accounts: { 'local-dev-key': 100, other: 5 },
+		taskDurationMs: 1000,
+	});
 	let room: string;
 
-	beforeAll(async () => {
-		images = await startImageServer({
-			'/photo.jpg': { body: fakeJpeg(4000, 3000), headers: { 'content-type': 'image/jpeg' } },
-			'/portrait.webp': { body: fakeWebpVp8(1200, 1800) },
-			'/lossless.webp': { body: fakeWebpVp8l(1000, 1000) },
-			'/extended.webp': { body: fakeWebpVp8x(2000, 1000) },
-			'/min.png': { body: fakePng(128, 128) },
-			'/narrow.png': { body: fakePng(127, 2000) },
-			'/huge.png': { body: fakePng(9000, 6000) },
-			'/huge-portrait.png': { body: fakePng(5000, 7500) },
-			'/max6000.png': { body: fakePng(6000, 6000) },
-			'/exactly-20mb.png': { body: fakePng(1000, 800, 20 * MB) },
-			'/over-20mb.png': { body: fakePng(1000, 800, 20 * MB + 1) },
-			'/over-20mb-chunked.png': { body: fakePng(1000, 800, 20 * MB + 1), chunked: true },
-			'/gif.gif': { body: Buffer.from('GIF89a\x10\x00\x10\x00', 'latin1') },
-			'/missing.png': { status: 404, body: 'no' },
-			'/error.png': { status: 500, body: 'boom' },
-		});
+	beforeEach(() => {
+		room = service.sample('living-room.png');
 	});
-	afterAll(() => images.close());
-
-	beforeEach(async () => {
-		service = await start({
-			accounts: { 'local-dev-key': 100, other: 5 },
-			now: clock.now,
-			taskDurationMs: 1000,
-		});
-		room = sample(service, 'living-room.png');
-	});
-	afterEach(() => service.close());
 
 	const create = (body: Record<string, unknown>, apiKey?: string) =>
-		generate(service, 'photoEnhancer', body, { apiKey });
+		service.generate('photoEnhancer', body, { apiKey });
 
 	describe('request rules (1011)', () => {
 		it('needs presetId or prompt, non-empty; either alone or both is fine', async () => {
@@ -162,8 +146,8 @@ describe('photo enhancer', () => {
 				const id = idOf(
 					await create({ imageUrl: images.url(path), presetId: PRESET, imageSize: '1K' }),
 				);
-				clock.advance(1000);
-				expect((await result(service, 'photoEnhancer', id)).json.data.output).toMatchObject({
+				service.clock.advance(1000);
+				expect((await service.result('photoEnhancer', id)).json.data.output).toMatchObject({
 					width,
 					height,
 				});
@@ -172,7 +156,7 @@ describe('photo enhancer', () => {
 
 		it('rejects files that are not JPEG, PNG or WebP by their bytes, whatever the name says', async () => {
 			expectEnvelopeError(
-				await create({ imageUrl: sample(service, 'not-an-image.png'), presetId: PRESET }),
+				await create({ imageUrl: service.sample('not-an-image.png'), presetId: PRESET }),
 				1011,
 				/imageUrl \(.*not-an-image\.png\) is not a JPEG, PNG or WebP image/,
 			);
@@ -185,7 +169,7 @@ describe('photo enhancer', () => {
 
 		it('needs at least 128 px on both sides; 128 itself, 6000 and larger (scaled down) pass', async () => {
 			expectEnvelopeError(
-				await create({ imageUrl: sample(service, 'tiny.png'), presetId: PRESET }),
+				await create({ imageUrl: service.sample('tiny.png'), presetId: PRESET }),
 				1011,
 				/is 64x64 px; images must be at least 128x128 px/,
 			);
@@ -205,8 +189,8 @@ describe('photo enhancer', () => {
 				['/huge-portrait.png', '2K', 1365, 2048],
 			] as const) {
 				const id = idOf(await create({ imageUrl: images.url(path), presetId: PRESET, imageSize }));
-				clock.advance(1000);
-				expect((await result(service, 'photoEnhancer', id)).json.data).toMatchObject({
+				service.clock.advance(1000);
+				expect((await service.result('photoEnhancer', id)).json.data).toMatchObject({
 					status: 'Success',
 					output: { width, height },
 				});
@@ -251,7 +235,7 @@ describe('photo enhancer', () => {
 		});
 
 		it('accepts several images with any preset or a prompt alone, not only hdr-merge-hdr-merge', async () => {
-			const several = [room, sample(service, 'kitchen.png'), sample(service, 'exterior.png')];
+			const several = [room, service.sample('kitchen.png'), service.sample('exterior.png')];
 			const many = new Array<string>(12).fill(images.url('/min.png'));
 			for (const body of [
 				{ imageUrl: several, presetId: PRESET },
@@ -259,7 +243,7 @@ describe('photo enhancer', () => {
 				{ imageUrl: many, presetId: 'sky-replacement-blue-sky-clear-sky' },
 			]) {
 				const id = idOf(await create(body));
-				expect((await result(service, 'photoEnhancer', id)).json.data.input).toMatchObject({
+				expect((await service.result('photoEnhancer', id)).json.data.input).toMatchObject({
 					imageUrl: body.imageUrl,
 					imageUrls: body.imageUrl,
 				});
@@ -269,7 +253,7 @@ describe('photo enhancer', () => {
 
 		it('checks every image of an array and names the bad one by index', async () => {
 			const bad = await create({
-				imageUrl: [sample(service, 'bracket-1.png'), sample(service, 'tiny.png')],
+				imageUrl: [service.sample('bracket-1.png'), service.sample('tiny.png')],
 				presetId: 'hdr-merge-hdr-merge',
 			});
 			expectEnvelopeError(bad, 1011, /^imageUrl\[1\] .*tiny\.png.*64x64/);
@@ -280,8 +264,8 @@ describe('photo enhancer', () => {
 	describe('prompt review and credits', () => {
 		it('answers 9010 for a banned word (whole word, any case) and charges nothing', async () => {
 			await service.close();
-			service = await start({ bannedWords: ['gore', '[bad phrase]'], now: clock.now });
-			room = sample(service, 'living-room.png');
+			await service.start({ bannedWords: ['gore', '[bad phrase]'] });
+			room = service.sample('living-room.png');
 			const balance = service.balance(service.apiKey);
 			expectEnvelopeError(
 				await create({ imageUrl: room, prompt: 'Add some GORE here' }),
@@ -330,7 +314,7 @@ describe('photo enhancer', () => {
 	describe('stored input and output', () => {
 		it('stores the input as sent, normalised, with defaults (single URL)', async () => {
 			const id = idOf(await create({ imageUrl: room, prompt: 'brighter' }));
-			expect((await result(service, 'photoEnhancer', id)).json.data.input).toEqual({
+			expect((await service.result('photoEnhancer', id)).json.data.input).toEqual({
 				imageUrl: room,
 				imageUrls: [room],
 				prompt: 'brighter',
@@ -343,11 +327,11 @@ describe('photo enhancer', () => {
 		});
 
 		it('stores an array imageUrl as sent and as the list (HDR brackets)', async () => {
-			const brackets = [1, 2, 3].map((n) => sample(service, `bracket-${n}.png`));
+			const brackets = [1, 2, 3].map((n) => service.sample(`bracket-${n}.png`));
 			const id = idOf(
 				await create({ imageUrl: brackets, presetId: 'hdr-merge-hdr-merge', imageSize: '2K' }),
 			);
-			const input = (await result(service, 'photoEnhancer', id)).json.data.input;
+			const input = (await service.result('photoEnhancer', id)).json.data.input;
 			expect(input).toMatchObject({
 				imageUrl: brackets,
 				imageUrls: brackets,
@@ -366,8 +350,8 @@ describe('photo enhancer', () => {
 			'serves a real PNG at %s: long edge %i, source aspect ratio',
 			async (imageSize, width, height) => {
 				const id = idOf(await create({ imageUrl: room, presetId: PRESET, imageSize }));
-				clock.advance(1000);
-				const data = (await result(service, 'photoEnhancer', id)).json.data;
+				service.clock.advance(1000);
+				const data = (await service.result('photoEnhancer', id)).json.data;
 				expect(data).toMatchObject({ status: 'Success', percentage: 100, waitNumber: 0 });
 				expect(data.output).toEqual({
 					resultUrl: `${service.baseUrl}/results/${id}.png`,
@@ -380,8 +364,8 @@ describe('photo enhancer', () => {
 
 		it('keeps portrait orientation and defaults to 4K', async () => {
 			const id = idOf(await create({ imageUrl: images.url('/portrait.webp'), presetId: PRESET }));
-			clock.advance(1000);
-			const output = (await result(service, 'photoEnhancer', id)).json.data.output;
+			service.clock.advance(1000);
+			const output = (await service.result('photoEnhancer', id)).json.data.output;
 			expect(output).toMatchObject({ width: 2731, height: 4096 });
 			expect(decodePngSize(await download(output.resultUrl))).toEqual({
 				width: 2731,

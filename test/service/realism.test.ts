@@ -1,18 +1,10 @@
 // Settings that make the service behave like a loaded production one for benchmarks: results of
 // real size, progress that does not move evenly, task times and finish detection visible in the
 // stats. The API itself stays as the spec has it.
-import type { RunningService, ServiceStats } from '../../service/server.ts';
+import type { ServiceStats } from '../../service/server.ts';
 import { TaskQueue } from '../../service/queue.ts';
-import {
-	decodePng,
-	download,
-	FakeClock,
-	generate,
-	idOf,
-	result,
-	sample,
-	start,
-} from './helpers.ts';
+import { decodePng, download, idOf } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 describe('stuck-then-jump progress', () => {
 	it('shows 0 for the first 60 % of the run, then 90 until the task ends', () => {
@@ -30,45 +22,42 @@ describe('stuck-then-jump progress', () => {
 });
 
 describe('service settings for realistic runs', () => {
-	let service: RunningService;
-	const clock = new FakeClock();
-
-	afterEach(() => service.close());
+	const service = useService({}, 'the test');
 
 	const enhance = (imageSize = '1K') =>
-		generate(service, 'photoEnhancer', {
-			imageUrl: sample(service, 'living-room.png'),
+		service.generate('photoEnhancer', {
+			imageUrl: service.sample('living-room.png'),
 			presetId: 'image-optimization-mls-photo-enhancement',
 			imageSize,
 		});
 
 	it('serves the stuck-then-jump model through the result endpoint once configured', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 10_000 });
+		await service.start({ taskDurationMs: 10_000 });
 		await fetch(`${service.baseUrl}/__admin/config`, {
 			method: 'POST',
 			body: JSON.stringify({ progressModel: 'stuck-then-jump' }),
 		});
 		const id = idOf(await enhance());
-		clock.advance(5000);
-		expect((await result(service, 'photoEnhancer', id)).json.data.percentage).toBe(0);
-		clock.advance(2000);
-		expect((await result(service, 'photoEnhancer', id)).json.data.percentage).toBe(90);
+		service.clock.advance(5000);
+		expect((await service.result('photoEnhancer', id)).json.data.percentage).toBe(0);
+		service.clock.advance(2000);
+		expect((await service.result('photoEnhancer', id)).json.data.percentage).toBe(90);
 		expect(() => service.configure({ progressModel: 'sideways' as never })).toThrow(
 			/progressModel must be one of linear, stuck-then-jump/,
 		);
 	});
 
 	it('records when a result call first reported the end, so lateness can be measured', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 10_000 });
+		await service.start({ taskDurationMs: 10_000 });
 		const id = idOf(await enhance());
-		const createdAt = clock.time;
-		clock.advance(9000);
-		await result(service, 'photoEnhancer', id);
+		const createdAt = service.clock.time;
+		service.clock.advance(9000);
+		await service.result('photoEnhancer', id);
 		expect(service.stats().tasks[0]).toMatchObject({ endAt: createdAt + 10_000, doneSeenAt: null });
-		clock.advance(2500);
-		expect((await result(service, 'photoEnhancer', id)).json.data.status).toBe('Success');
-		clock.advance(4000);
-		await result(service, 'photoEnhancer', id);
+		service.clock.advance(2500);
+		expect((await service.result('photoEnhancer', id)).json.data.status).toBe('Success');
+		service.clock.advance(4000);
+		await service.result('photoEnhancer', id);
 		expect(service.stats().tasks[0]).toMatchObject({
 			endAt: createdAt + 10_000,
 			doneSeenAt: createdAt + 11_500,
@@ -76,7 +65,7 @@ describe('service settings for realistic runs', () => {
 	});
 
 	it('leaves the task list out of /__admin/stats?tasks=false', async () => {
-		service = await start({ now: clock.now });
+		await service.start();
 		await enhance();
 		const full = (await (await fetch(`${service.baseUrl}/__admin/stats`)).json()) as ServiceStats;
 		const light = (await (
@@ -88,10 +77,10 @@ describe('service settings for realistic runs', () => {
 	});
 
 	it('serves results of about resultBytes that do not compress, at the output size', async () => {
-		service = await start({ now: clock.now, taskDurationMs: 10, resultBytes: 4_000_000 });
+		await service.start({ taskDurationMs: 10, resultBytes: 4_000_000 });
 		const id = idOf(await enhance('4K'));
-		clock.advance(10);
-		const task = (await result(service, 'photoEnhancer', id)).json.data;
+		service.clock.advance(10);
+		const task = (await service.result('photoEnhancer', id)).json.data;
 		const png = await download(task.output.resultUrl);
 		expect(png.length).toBeGreaterThan(3_900_000);
 		expect(png.length).toBeLessThan(4_200_000);
@@ -101,10 +90,10 @@ describe('service settings for realistic runs', () => {
 	});
 
 	it('queues tasks beyond the workers, so waitNumber is above 0', async () => {
-		service = await start({ now: clock.now, workers: 2, taskDurationMs: 5000 });
+		await service.start({ workers: 2, taskDurationMs: 5000 });
 		const ids = [];
 		for (let k = 0; k < 5; k++) ids.push(idOf(await enhance()));
-		const last = (await result(service, 'photoEnhancer', ids[4])).json.data;
+		const last = (await service.result('photoEnhancer', ids[4])).json.data;
 		expect(last).toMatchObject({ status: 'Unprocessed', waitNumber: 4 });
 		expect(service.stats().tasks[4].endAt - service.stats().tasks[4].createdAt).toBe(15_000);
 	});

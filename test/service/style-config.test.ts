@@ -1,7 +1,7 @@
 // GET /api/v1/style/<styleKey>/getStyles: groups and options of the five style keys, in both
 // nestings a client may meet, behind the APIKEY, free, counted and open to faults.
-import type { RunningService } from '../../service/server.ts';
 import { call, decodePngSize, expectEnvelopeError, start } from './helpers.ts';
+import { useService } from './local-service.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -16,15 +16,10 @@ const GROUPS: Record<string, string[]> = {
 };
 
 describe('style config endpoint', () => {
-	let service: RunningService;
-
-	beforeEach(async () => {
-		service = await start({ accounts: { key: 5 } });
-	});
-	afterEach(() => service.close());
+	const service = useService({ accounts: { key: 5 } });
 
 	const styles = (key: string, apiKey?: string | null) =>
-		call(service, 'GET', `/api/v1/style/${key}/getStyles`, { apiKey });
+		service.call('GET', `/api/v1/style/${key}/getStyles`, { apiKey });
 
 	it.each(Object.keys(GROUPS))(
 		'%s: data holds its groups as keys, each a list of 4 to 8 options {name, id, url}',
@@ -121,7 +116,7 @@ describe('style config endpoint', () => {
 				/^styleKey ".*" is not a known style key \(known: home_decor_ideas, change_furniture, interoir_remodel, ai_plan_visualizer, landscaping\)$/,
 			);
 		}
-		const unknown = await call(service, 'GET', '/api/v1/style/landscaping/getOptions');
+		const unknown = await service.call('GET', '/api/v1/style/landscaping/getOptions');
 		expect(unknown.status).toBe(404);
 		expect(unknown.json.code).toBe(1001);
 	});
@@ -130,7 +125,7 @@ describe('style config endpoint', () => {
 		await styles('landscaping');
 		await styles('change_furniture');
 		await styles('nope');
-		const post = await call(service, 'POST', '/api/v1/style/landscaping/getStyles', { body: {} });
+		const post = await service.call('POST', '/api/v1/style/landscaping/getStyles', { body: {} });
 		expect(post.status).toBe(405);
 		expect(post.headers.get('allow')).toBe('GET');
 		const stats = service.stats();
