@@ -172,28 +172,6 @@ describe('RequestBudget: the slots', () => {
 		expect(takeAll(budget)).toBe(1);
 	});
 
-	test('spaced out evenly, a slot taken late leaves the next that much sooner, never two at once', () => {
-		const budget = new RequestBudget(50);
-		budget.setRate(25, true);
-		expect(takeAll(budget)).toBe(1);
-		budget.answered();
-		// Every slot's timer fires 2 ms late: the next one is due 2 ms sooner, so 25 go in a second.
-		let taken = 1;
-		let at = T0;
-		while (taken < 25) {
-			now += budget.tryTake() + 2;
-			expect(takeAll(budget)).toBe(1);
-			budget.answered();
-			taken++;
-			at = now;
-		}
-		expect(at - T0).toBeLessThanOrEqual(24 * 40 + 2);
-		// Late by more than a slot: still one at a time, the next half a slot later.
-		now += 200;
-		expect(takeAll(budget)).toBe(1);
-		expect(budget.tryTake()).toBe(20);
-	});
-
 	test('a hold stops every slot until it ends, and a later hold only extends it', () => {
 		const budget = new RequestBudget(50);
 		budget.holdUntil(now + 3000);

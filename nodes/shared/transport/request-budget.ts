@@ -10,13 +10,6 @@ import { clock } from '../basics/clock';
 export const FIRST_BURST = 10;
 
 /**
- * Once spaced out, a slot whose timer fired late leaves the next one that much sooner, so a
- * busy event loop does not lower the rate a millisecond at a time (at 25 a second, one late
- * millisecond a slot is 2.5 % of the account's limit). Never two at once: at most half a slot.
- */
-const LATE_SLOT_CREDIT = 0.5;
-
-/**
  * At most `rate` requests in any one-second window of an account, as the service sees them.
  * The node cannot see when the bytes leave (n8n's helper first reads the credential, and a busy
  * run delays that), only that they arrived before the answer did. So while requests may go in a
@@ -63,9 +56,9 @@ export class RequestBudget {
 		// A fractional rate (0.5/s) still allows one request, spaced 1/rate seconds apart.
 		this.size = Math.max(1, Math.floor(rate));
 		this.windowMs = (1000 * this.size) / rate;
-		this.burst = evenly ? 1 + LATE_SLOT_CREDIT : Math.min(FIRST_BURST, this.size);
+		this.burst = evenly ? 1 : Math.min(FIRST_BURST, this.size);
 		this.evenly = evenly;
-		this.tokens = Math.min(this.tokens, evenly ? 1 : this.burst);
+		this.tokens = Math.min(this.tokens, this.burst);
 	}
 
 	/** Nothing is sent before `until`, whatever the rate allows (a later hold only extends it). */
