@@ -23,7 +23,8 @@ export function crc32(bytes: Uint8Array, previous = 0): number {
 	return (c ^ 0xffffffff) >>> 0;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** A PNG chunk: its length, its type, its data and the CRC of type and data. */
+export function pngChunk(type: string, data: Buffer = Buffer.alloc(0)): Buffer {
 	const head = Buffer.alloc(8);
 	head.writeUInt32BE(data.length, 0);
 	head.write(type, 4, 'ascii');
@@ -76,14 +77,14 @@ export function encodePng(image: PngImage): Buffer {
 	ihdr.writeUInt32BE(height, 4);
 	ihdr[8] = 8;
 	ihdr[9] = COLOR_TYPE[color];
-	const chunks = [SIGNATURE, chunk('IHDR', ihdr)];
+	const chunks = [SIGNATURE, pngChunk('IHDR', ihdr)];
 	if (color === 'palette') {
 		if (!image.palette || image.palette.length % 3 !== 0 || image.palette.length > 768) {
 			throw new Error('a palette PNG needs 1..256 RGB triples');
 		}
-		chunks.push(chunk('PLTE', image.palette));
+		chunks.push(pngChunk('PLTE', image.palette));
 	}
-	chunks.push(chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0)));
+	chunks.push(pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0)));
 	return Buffer.concat(chunks);
 }
 

@@ -121,3 +121,20 @@ export function expectExactId(json: IDataObject): string {
 	expect(BigInt(id as string) > TWO_POW_53).toBe(true);
 	return id as string;
 }
+
+/** Photo Enhancer's HDR merge of three brackets, each a binary property of the item. */
+export const HDR_FROM_FILES = {
+	operation: 'enhance',
+	imageBinaryProperty: 'under,normal,over',
+	presetId: 'hdr-merge-hdr-merge',
+	imageSize: '512',
+};
+
+/** The three sample brackets under the properties `HDR_FROM_FILES` names. */
+export function hdrBrackets(samples: Record<string, Buffer>): Record<string, Buffer> {
+	return {
+		under: samples['bracket-1.png'],
+		normal: samples['bracket-2.png'],
+		over: samples['bracket-3.png'],
+	};
+}

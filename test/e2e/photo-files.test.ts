@@ -15,6 +15,8 @@ import {
 	credentialsFor,
 	eachTestOnTheLocalService,
 	expectExactId,
+	HDR_FROM_FILES,
+	hdrBrackets,
 	sampleBytes,
 	tasksOf,
 } from './helpers';
@@ -113,22 +115,9 @@ describe('a file on the item reaches the service through the bucket', () => {
 	});
 
 	test('Photo Enhancer HDR: three brackets from three properties, one task, three fetches', async () => {
-		const brackets = {
-			under: samples['bracket-1.png'],
-			normal: samples['bracket-2.png'],
-			over: samples['bracket-3.png'],
-		};
+		const brackets = hdrBrackets(samples);
 
-		const { items, error } = await runWithFiles(
-			'photoEnhancer',
-			{
-				operation: 'enhance',
-				imageBinaryProperty: 'under,normal,over',
-				presetId: 'hdr-merge-hdr-merge',
-				imageSize: '512',
-			},
-			brackets,
-		);
+		const { items, error } = await runWithFiles('photoEnhancer', HDR_FROM_FILES, brackets);
 
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('Success');

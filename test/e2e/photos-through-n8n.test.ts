@@ -13,7 +13,14 @@ import type { RunningService } from '../../service/server.ts';
 import { runNode, type NodeName } from '../../dev/harness/engine';
 import { filesystemBinaryData } from '../helpers/binary-store';
 import { startSignedLinkStandIn, type SignedLinkStandIn } from '../../dev/harness/n8n-signed-links';
-import { credentialsFor, eachTestOnTheLocalService, sampleBytes, tasksOf } from './helpers';
+import {
+	credentialsFor,
+	eachTestOnTheLocalService,
+	HDR_FROM_FILES,
+	hdrBrackets,
+	sampleBytes,
+	tasksOf,
+} from './helpers';
 
 const files = filesystemBinaryData();
 let service: RunningService;
@@ -80,20 +87,11 @@ describe("the local service fetches the photo from n8n's own link", () => {
 	});
 
 	test('Photo Enhancer HDR: three brackets, one task, each fetched whole', async () => {
-		const brackets = {
-			under: samples['bracket-1.png'],
-			normal: samples['bracket-2.png'],
-			over: samples['bracket-3.png'],
-		};
+		const brackets = hdrBrackets(samples);
 
 		const { items, error } = await runWithFiles(
 			'photoEnhancer',
-			{
-				operation: 'enhance',
-				imageBinaryProperty: 'under,normal,over',
-				presetId: 'hdr-merge-hdr-merge',
-				imageSize: '512',
-			},
+			HDR_FROM_FILES,
 			await storedItem(brackets),
 		);
 

@@ -7,21 +7,13 @@
  */
 import { deflateSync } from 'node:zlib';
 
-import { crc32, gradientPng } from '../../service/png.ts';
+import { gradientPng, pngChunk } from '../../service/png.ts';
+
+export { pngChunk };
 
 /** A grey-to-blue PNG of this size. */
 export function pngImage(width: number, height: number): Buffer {
 	return gradientPng(width, height, [200, 200, 200], [40, 60, 160]);
-}
-
-/** A PNG chunk: its length, its name, its data and the CRC of name and data. */
-export function pngChunk(name: string, data: Buffer = Buffer.alloc(0)): Buffer {
-	const head = Buffer.alloc(8);
-	head.writeUInt32BE(data.length, 0);
-	head.write(name, 4, 'latin1');
-	const crc = Buffer.alloc(4);
-	crc.writeUInt32BE(crc32(data, crc32(head.subarray(4, 8))), 0);
-	return Buffer.concat([head, data, crc]);
 }
 
 /** The signature and an IHDR of this size (1-bit greyscale), then `chunks` as they are given. */
