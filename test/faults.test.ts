@@ -361,6 +361,10 @@ describe('a create is retried only when the task certainly was not created', () 
 			'a truncated body',
 			(scope: nock.Interceptor) => scope.reply(200, '{"code":0,"message":"ok","data":18392019'),
 		],
+		[
+			"HTTP 429 around the service's own code 0, with no usable task id (a gateway after the service acted)",
+			(scope: nock.Interceptor) => scope.reply(429, envelope('null', 0, 'ok')),
+		],
 	])(
 		'%s: no second create (it could charge twice), and the error says the task may exist',
 		async (_name, fault) => {
@@ -583,6 +587,22 @@ describe('answers of the service', () => {
 		expect(thrownBy(() => readEnvelope.call(ctx, httpResponse(503, ''))).outcome).toMatchObject({
 			kind: 'maybeActed',
 			retry: { reason: 'HTTP 503' },
+		});
+	});
+
+	test("code 0 behind a 429 is the service's own answer: it may have acted, never a refusal", () => {
+		const error = thrownBy(() =>
+			readEnvelope.call(
+				ctx,
+				httpResponse(429, '{"code":0,"message":"ok","data":null}'),
+				[],
+				'create',
+			),
+		);
+		expect(error.outcome).toEqual({
+			kind: 'maybeActed',
+			apiCode: 0,
+			retry: { reason: 'HTTP 429' },
 		});
 	});
 

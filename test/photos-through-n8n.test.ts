@@ -191,6 +191,33 @@ describe('a task the node may leave unfinished gets a link that outlives the exe
 		expect(JSON.stringify(items[0].json)).not.toContain('token=');
 	});
 
+	test.each(['saveDataSuccessExecution', 'saveDataErrorExecution'] as const)(
+		'Wait off in a workflow whose %s is "none": refused, nothing sent (n8n deletes the run and its files when it ends)',
+		async (setting) => {
+			const item = await storedItem({ photo: PNG }, { workflowId: 'wf-1', executionId: 'temp' });
+
+			const { error } = await run('objectRemover', [item], {
+				parameters: { ...fromFile('objectRemover'), waitForCompletion: false },
+				workflowSettings: { [setting]: 'none' },
+			});
+
+			expect(error?.message).toContain('This workflow does not save its executions');
+			expect(error?.description).toContain('Nothing was sent or charged.');
+			expect(recorded).toEqual([]);
+		},
+	);
+
+	test('Wait on, the same settings: the task ends with the run, so the link is made as usual', async () => {
+		serveTask(OR, '77', { status: 'Success' });
+
+		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })], {
+			workflowSettings: { saveDataSuccessExecution: 'none', saveDataErrorExecution: 'none' },
+		});
+
+		expect(error).toBeUndefined();
+		expect(String(bodyOf().imageUrl).startsWith(`${SIGNED}?token=`)).toBe(true);
+	});
+
 	test("Wait on: a trigger's temporary file is linked as a copy too (n8n may move or clear it before the service fetches)", async () => {
 		serveTask(OR, '76', { status: 'Success' });
 		const item = await storedItem({ photo: JPEG }, { workflowId: 'wf-1', executionId: 'temp' });
@@ -350,6 +377,17 @@ describe('when Ideal House cannot fetch the link', () => {
 		expect(error?.description).toContain('WEBHOOK_URL');
 		expect(error?.description).toMatch(/The service said: .*ECONNREFUSED/);
 		expect(error?.description).not.toMatch(/token=(?!\[redacted\])/);
+	});
+
+	test('a 1011 naming imageUrl behind a 502 may come after the service acted: never "no credit was spent"', async () => {
+		api()
+			.post(OR.create)
+			.reply(502, envelope('null', 1011, 'imageUrl could not be fetched'));
+
+		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })]);
+
+		expect(error?.message).not.toContain('could not download the photo');
+		expect(error?.description ?? '').not.toContain('No credit was spent');
 	});
 
 	test('a 1011 about another field is left as the service said it', async () => {

@@ -150,6 +150,10 @@ describe("the token of n8n's signed link to a photo", () => {
 		['as written', `imageUrl (${link}) could not be fetched`],
 		['JSON-escaped', JSON.stringify({ imageUrl: link }).replace(/\//g, '\\/')],
 		['URL-encoded', `source=${encodeURIComponent(link)}`],
+		[
+			'JSON-escaped with \\u003d and \\u003f',
+			JSON.stringify({ imageUrl: link }).replace('?', '\\u003f').replace('=', '\\u003d'),
+		],
 	])('is cleared %s, the address kept', (_form, text) => {
 		const cleared = redact(text, [API_KEY]);
 

@@ -22,6 +22,7 @@ import type {
 	IRun,
 	IRunExecutionData,
 	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
 	Workflow as WorkflowType,
 } from 'n8n-workflow';
 import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
@@ -172,6 +173,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** n8n's REST address, as its signed links to files carry it; default this machine's. */
 	restApiUrl?: string;
+	/** The workflow's Settings (which executions n8n saves …); default none set. */
+	workflowSettings?: IWorkflowSettings;
 }
 
 export interface RunResult {
@@ -225,7 +228,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: {},
+		settings: options.workflowSettings ?? {},
 	});
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-1',
@@ -233,7 +236,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		nodes: [node],
 		connections: {},
 		active: false,
-		settings: {},
+		settings: options.workflowSettings ?? {},
 		isArchived: false,
 		createdAt: new Date(),
 		updatedAt: new Date(),

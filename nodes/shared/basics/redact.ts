@@ -16,10 +16,10 @@ const HEADER_ECHO =
 /**
  * n8n's signed link to a file carries its key in the query (`…/binary-data/signed?token=<JWT>`):
  * whoever holds it can read the photo, so a service that echoes the link gives back only its
- * address. Plain, JSON-escaped and URL-encoded forms.
+ * address. Plain, JSON-escaped (`\/`, or `\u003d` as some encoders write `=`) and URL-encoded forms.
  */
 const SIGNED_LINK_TOKEN =
-	/(binary-data(?:\/|\\\/|%2F)signed(?:\?|%3F)token(?:=|%3D))[A-Za-z0-9._~%-]+/gi;
+	/(binary-data(?:\/|\\\/|%2F|\\u002F)signed(?:\?|%3F|\\u003F)token(?:=|%3D|\\u003D))[A-Za-z0-9._~%-]+/gi;
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

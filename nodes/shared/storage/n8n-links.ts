@@ -75,6 +75,23 @@ function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData 
 }
 
 /**
+ * A task that may outlive the item fetches its photo after the run. A workflow set not to save its
+ * production executions has n8n delete each one, its files included, as soon as it ends: the link
+ * would open nothing. (n8n's instance-wide default is not visible to a node; the README says so.)
+ */
+function assertExecutionKept(ctx: IExecuteSingleFunctions): void {
+	const settings = ctx.getWorkflowSettings?.() ?? {};
+	if (settings.saveDataSuccessExecution !== 'none' && settings.saveDataErrorExecution !== 'none') {
+		return;
+	}
+	throw refusal(
+		ctx,
+		'This workflow does not save its executions, so n8n deletes the photo as soon as the run ends, while the task this item may leave running still has to fetch it',
+		`Keep Wait for Completion on with On Timeout = Fail, or set the workflow's Settings to save successful and failed production executions, ${OR_BUCKET}. ${NOTHING_SENT}`,
+	);
+}
+
+/**
  * n8n's address as its links carry it (`WEBHOOK_URL`, else the editor's own), read from a link
  * signed for a second and dropped. A link to localhost or a private network can never be fetched
  * by the public service; with the service itself on such an address (a local stand-in) it can.
@@ -107,6 +124,7 @@ export async function n8nLinks(
 	lifetime: LinkLifetime,
 ): Promise<PhotoLinks> {
 	const sign = signerOf(ctx);
+	if (lifetime.mayOutliveItem) assertExecutionKept(ctx);
 	const stored = files.map((file) => storedFile(ctx, file));
 	const address = await addressOf(ctx, sign, stored[0]);
 	return new N8nLinks(sign, files, stored, address, lifetime);
@@ -178,7 +196,8 @@ class N8nLinks implements PhotoLinks {
 	 * the service cannot reach gives.
 	 */
 	explainRefusal(failure: IdealHouseError): void {
-		if (apiCodeOf(failure.outcome) !== 1011) return;
+		// Only a refusal says that nothing was spent: an answer that may have created a task keeps its words.
+		if (failure.outcome.kind !== 'refused' || apiCodeOf(failure.outcome) !== 1011) return;
 		const said = [...failure.messages, failure.message].find((text) => /imageUrl/i.test(text));
 		if (!said) return;
 		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}`;

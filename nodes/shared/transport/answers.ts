@@ -163,7 +163,9 @@ export function readEnvelope(
 				? { reason: 'code 1003', afterMs: serviceRetryAfterMs(response.headers) }
 				: undefined;
 		const retry = internalError ?? statusFault;
-		const refused = isRefusal(status, envelope) || internalError !== undefined || status === 429;
+		// Code 0 is the service's own "done", whatever status a gateway put around it.
+		const throttled = status === 429 && envelope.code !== 0;
+		const refused = isRefusal(status, envelope) || internalError !== undefined || throttled;
 		const outcome: Outcome = { kind: refused ? 'refused' : 'maybeActed', apiCode: envelope.code };
 		if (retry) outcome.retry = retry;
 		throw apiCodeError(
