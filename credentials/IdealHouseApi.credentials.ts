@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { LOOPBACK_NAMES } from '../nodes/shared/basics/addresses';
+import { isLoopbackHost } from '../nodes/shared/basics/addresses';
 import { BASE_URL_EXPRESSION } from '../nodes/shared/catalog/api';
 import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
 import { NO_REDIRECTS } from '../nodes/shared/http/http';
@@ -58,10 +58,10 @@ export class IdealHouseApi implements ICredentialType {
 		if (
 			!target ||
 			(target.protocol !== 'https:' &&
-				!(target.protocol === 'http:' && LOOPBACK_NAMES.includes(target.hostname)))
+				!(target.protocol === 'http:' && isLoopbackHost(target.hostname)))
 		) {
 			throw new Error(
-				'The Ideal House base URL must start with https:// (plain http is only allowed for localhost): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
+				'The Ideal House base URL must start with https:// (plain http only on this machine: localhost, 127.x.x.x or [::1]): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
 			);
 		}
 		// The key goes to this address only: a redirect is not followed, wherever it points.

@@ -121,6 +121,36 @@ describe('the credential', () => {
 		expect(items[0].json).toEqual({ id: '3', status: 'Unprocessed', creditsCharged: 1 });
 	});
 
+	test('plain http to any loopback address is this machine; a name under .localhost is not', async () => {
+		nock('http://127.0.0.2:8787')
+			.post(OR.create)
+			.reply(200, function () {
+				expect(this.req.headers.apikey).toBe('local-dev-key');
+				return created('4');
+			});
+		const parameters = {
+			operation: 'remove',
+			imageUrl: 'https://photos.example.com/room.jpg',
+			waitForCompletion: false,
+		};
+
+		const loopback = await runNode({
+			node: 'objectRemover',
+			parameters,
+			credentials: { apiKey: 'local-dev-key', baseUrl: 'http://127.0.0.2:8787' },
+		});
+		const named = await runNode({
+			node: 'objectRemover',
+			parameters,
+			credentials: { apiKey: 'local-dev-key', baseUrl: 'http://api.localhost:8787' },
+		});
+
+		expect(loopback.items[0].json).toEqual({ id: '4', status: 'Unprocessed', creditsCharged: 1 });
+		expect(named.error?.message).toContain('must start with https://');
+		expect(recorded).toEqual([]);
+		expect(JSON.stringify(named.run)).not.toContain('local-dev-key');
+	});
+
 	test('works with a base URL written with a trailing slash', async () => {
 		const { items } = await runNode({
 			node: 'photoEnhancer',

@@ -177,14 +177,14 @@ describe('the upload storage credential', () => {
 		expect(storage.requests[0]).toMatchObject({ path: '/Old_Listing', verdict: { ok: true } });
 	});
 
-	test('a plain-http endpoint on another host is refused before anything is sent', async () => {
-		const result = await runCredentialTest(
-			{ ...storage.credentials, endpoint: 'http://s3.example.com' },
-			TYPE,
-		);
+	test.each(['http://s3.example.com', 'http://minio.localhost:9000'])(
+		'a plain-http endpoint on another host (%s) is refused before anything is sent',
+		async (endpoint) => {
+			const result = await runCredentialTest({ ...storage.credentials, endpoint }, TYPE);
 
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/must start with https:\/\//);
-		expect(storage.requests).toEqual([]);
-	});
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/must start with https:\/\//);
+			expect(storage.requests).toEqual([]);
+		},
+	);
 });

@@ -93,15 +93,14 @@ export function isIpAddress(hostname: string): boolean {
 }
 
 /**
- * This machine's usual names, as `new URL()` writes a hostname: the Ideal House credential sends
- * its key over plain http to these alone.
+ * Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. The one rule for
+ * plain http (the credential's key, a bucket's endpoint) and for the account budget's origin. A
+ * name under `.localhost` is not one of them: the resolver decides where it goes, and a key sent
+ * in clear text must not depend on that.
  */
-export const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = bareHost(hostname);
-	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	if (host === 'localhost') return true;
 	const v4 = ipv4Parts(host);
 	if (v4) return v4[0] === 127;
 	const v6 = ipv6Groups(host);
