@@ -318,6 +318,30 @@ describe('refused before anything is sent, saying what to do', () => {
 		expect(files.storedUnder({ workflowId: 'wf-1', executionId })).toHaveLength(1);
 	});
 
+	test("n8n's storage failing to take the copy (disk full) fails the item before its create, saying nothing was sent or charged", async () => {
+		const item = await storedItem({ photo: JPEG }, { workflowId: 'wf-1', executionId: 'temp' });
+		const service = files.service;
+		const store = service.store.bind(service);
+		service.store = async () => {
+			throw new Error('ENOSPC: no space left on device, write');
+		};
+
+		try {
+			const { error } = await run('objectRemover', [item], {
+				parameters: { ...fromFile('objectRemover'), waitForCompletion: false },
+			});
+
+			expect(error?.message).toBe(
+				'n8n could not make the link to the photo: ENOSPC: no space left on device, write [item 0]',
+			);
+			expect(error?.description).toContain('N8N_BINARY_DATA_STORAGE_PATH');
+			expect(error?.description).toContain('Nothing was sent or charged.');
+			expect(recorded).toEqual([]);
+		} finally {
+			service.store = store;
+		}
+	});
+
 	test('Preview shows the link without a key, and sends nothing', async () => {
 		const { items } = await run('objectRemover', [await storedItem({ photo: JPEG })], {
 			parameters: { ...fromFile('objectRemover'), options: { preview: true } },

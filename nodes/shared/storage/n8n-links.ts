@@ -8,6 +8,7 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
 import { apiCodeOf } from '../basics/outcome';
+import { bounded } from '../basics/redact';
 import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
 import type { PhotoFile } from './photo-files';
 import type { LinkLifetime, PhotoLinks } from './photo-links';
@@ -146,12 +147,21 @@ class N8nLinks implements PhotoLinks {
 		this.planned = files.map(() => `${address.signedPath}?token=[made-when-sent]`);
 	}
 
+	/** The links, in the item's turn. Whatever fails here fails before the create: nothing was sent. */
 	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
 		const { seconds } = this.lifetime;
 		const links: string[] = [];
-		for (const [index, binary] of this.stored.entries()) {
-			const file = this.lasts(ctx, binary) ? binary : await this.ownCopy(this.files[index], ctx);
-			links.push(this.sign(file, `${seconds}s`));
+		try {
+			for (const [index, binary] of this.stored.entries()) {
+				const file = this.lasts(ctx, binary) ? binary : await this.ownCopy(this.files[index], ctx);
+				links.push(this.sign(file, `${seconds}s`));
+			}
+		} catch (error) {
+			throw refusal(
+				ctx,
+				`n8n could not make the link to the photo: ${bounded(error instanceof Error ? error.message : String(error), 200)}`,
+				`Check that n8n can write its binary data (N8N_BINARY_DATA_STORAGE_PATH: disk space, permissions), ${OR_BUCKET}. ${NOTHING_SENT}`,
+			);
 		}
 		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
 		return links;
