@@ -523,6 +523,24 @@ describe('how long the object lives', () => {
 		expect(await stillStored()).toEqual([]);
 	});
 
+	test("a refusal that quotes the presigned link keeps the link's address, not its signature", async () => {
+		let link = '';
+		api()
+			.post(OR.create)
+			.reply(200, (_path, body) => {
+				link = String((body as { imageUrl: string }).imageUrl);
+				const query = link.slice(link.indexOf('?'));
+				return { code: 1011, message: `cannot fetch ${query}`, data: null };
+			});
+
+		const { error, run } = await runNode(oneJpegToRemove());
+
+		const signature = new URL(link).searchParams.get('X-Amz-Signature') ?? '';
+		expect(signature).toMatch(/^[0-9a-f]{64}$/);
+		expect(error?.message).toContain('X-Amz-Expires=900&X-Amz-Signature=[redacted]');
+		expect(JSON.stringify([error, run, logLines])).not.toContain(signature);
+	});
+
 	test('Stop while the task runs: the object is deleted all the same', async () => {
 		serveTask(OR, '53', { status: 'Processing', times: 1000 });
 		// Stop is pressed as the wait after the second status check begins.

@@ -163,6 +163,37 @@ describe("the token of n8n's signed link to a photo", () => {
 	});
 });
 
+describe('the signature of a presigned link into the bucket', () => {
+	const signature = 'a3f1'.repeat(16);
+	const link = `https://listing-photos.s3.eu-west-1.amazonaws.com/ideal-house-uploads/k.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=${signature}`;
+
+	test.each([
+		['as written', `imageUrl (${link}) could not be fetched`],
+		['URL-encoded', `source=${encodeURIComponent(link)}`],
+		['JSON-escaped with \\u003d', JSON.stringify({ imageUrl: link }).replace(/=/g, '\\u003d')],
+	])('is cleared %s, the rest of the link kept', (_form, text) => {
+		const cleared = redact(text, [API_KEY]);
+
+		expect(cleared).not.toContain(signature);
+		expect(cleared).toMatch(/X-Amz-Signature(=|%3D|\\u003d)\[redacted\]/);
+		expect(cleared).toContain('listing-photos.s3.eu-west-1.amazonaws.com');
+	});
+});
+
+describe("a result's own address is kept whole", () => {
+	test('a resultUrl that is a presigned link comes out with its signature, to be opened', async () => {
+		const resultUrl =
+			'https://results.example.com/out/71.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=' +
+			'b7'.repeat(32);
+		serveTask(PE, '71', { status: 'Success', output: { resultUrl, width: 800, height: 600 } });
+
+		const { items, error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
+
+		expect(error).toBeUndefined();
+		expect(items[0].json.output).toMatchObject({ resultUrl });
+	});
+});
+
 describe('names like __proto__ are plain names', () => {
 	test.each(['__proto__', 'toString', 'constructor', 'hasOwnProperty'])(
 		'a Mask Binary Property named %s is a plain "not on the item"',

@@ -21,6 +21,14 @@ const HEADER_ECHO =
 const SIGNED_LINK_TOKEN =
 	/(binary-data(?:\/|\\\/|%2F|\\u002F)signed(?:\?|%3F|\\u003F)token(?:=|%3D|\\u003D))[A-Za-z0-9._~%-]+/gi;
 
+/**
+ * A presigned link into the user's bucket reads the object with its signature alone, as n8n's
+ * token does: a message that quotes it gives the rest of the link only. SigV4's `X-Amz-Signature`,
+ * plain, URL-encoded or JSON-escaped. Messages only: a whole answer keeps it, since a result's
+ * own address may be a presigned link that must still open.
+ */
+const PRESIGNED_SIGNATURE = /(X-Amz-Signature(?:=|%3D|\\u003D))[0-9A-Fa-f]+/gi;
+
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -53,8 +61,11 @@ export function bounded(text: string, max = 300): string {
 
 /**
  * What a message may quote of a server's or the network's text: no secret, no value of an echoed
- * credential header, and not more than `max` characters.
+ * credential header, no presigned link's signature, and not more than `max` characters.
  */
 export function redact(text: string, secrets: readonly string[], max = 300): string {
-	return bounded(withoutSecrets(text, secrets).replace(HEADER_ECHO, `$1${REDACTED}`), max);
+	const cleared = withoutSecrets(text, secrets)
+		.replace(HEADER_ECHO, `$1${REDACTED}`)
+		.replace(PRESIGNED_SIGNATURE, `$1${REDACTED}`);
+	return bounded(cleared, max);
 }
