@@ -205,6 +205,28 @@ describe('a photo that is a file goes through the bucket, and the service gets a
 		expect(await stillStored()).toEqual([]);
 	});
 
+	test("the link is signed once the photo is up, in the item's turn: its lifetime counts from the create, not from the check", async () => {
+		answerTask(OR.create, OR.result, '42');
+		// The upload takes over two seconds, as a large photo on a slow line would.
+		storage.fault = ({ method }) => (method === 'PUT' ? { holdMs: 2100 } : undefined);
+
+		const { error } = await runNode(oneJpegToRemove());
+
+		expect(error).toBeUndefined();
+		const amzDate = (text: string | null) =>
+			Date.parse(
+				String(text).replace(
+					/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/,
+					'$1-$2-$3T$4:$5:$6Z',
+				),
+			);
+		const putSigned = amzDate(String(puts()[0].headers['x-amz-date']));
+		const link = new URL((creates()[0].body as { imageUrl: string }).imageUrl);
+		const linkSigned = amzDate(link.searchParams.get('X-Amz-Date'));
+		expect(linkSigned - putSigned).toBeGreaterThanOrEqual(2000);
+		expect(verifyLink(link.href)).toMatchObject({ ok: true, presigned: true });
+	});
+
 	test('the link lasts the Timeout plus 5 minutes, at least 5 minutes and at most 7 days', async () => {
 		const expiresFor = async (timeout: number) => {
 			resetWire();

@@ -10,9 +10,10 @@ import { newUploadKey, uploadStoreOf, type UploadStore } from './upload-store';
 
 /**
  * Photo Link = Your Bucket: each file is PUT into the user's own store (`UploadStore`) once the
- * item's turn has come, and the service gets a presigned GET link to it, signed at once so that
- * Preview shows it. The objects are deleted once the item has ended, or kept where the task may
- * still need them.
+ * item's turn has come, and the service gets a presigned GET link to it, signed then: its lifetime
+ * counts from the create, however long the item waited for its turn. Preview shows one signed at
+ * the check. The objects are deleted once the item has ended, or kept where the task may still
+ * need them.
  */
 
 interface Upload {
@@ -28,11 +29,8 @@ export async function bucketLinks(
 	keepUploads: boolean,
 ): Promise<PhotoLinks> {
 	const store = await uploadStoreOf(ctx);
-	const now = new Date();
 	const uploads = files.map((file) => ({ file, key: newUploadKey(file.type.extension) }));
-	const links = uploads.map(({ key }) => store.link(key, lifetime.seconds, now));
-	const expiresAt = new Date(now.getTime() + lifetime.seconds * 1000).toISOString();
-	return new BucketLinks(store, uploads, links, expiresAt, keepUploads);
+	return new BucketLinks(store, uploads, lifetime.seconds, keepUploads);
 }
 
 class BucketLinks implements PhotoLinks {
@@ -41,16 +39,23 @@ class BucketLinks implements PhotoLinks {
 	/** Kept once the item ends: Keep Uploaded Photos, or a task the node left unfinished. */
 	private keep: boolean;
 	readonly files: PhotoFile[];
+	readonly planned: string[];
+	/** Until when the links sent work. */
+	private expiresAt = '';
 
 	constructor(
 		private readonly store: UploadStore,
 		private readonly uploads: Upload[],
-		readonly planned: string[],
-		private readonly expiresAt: string,
+		private readonly seconds: number,
 		keepUploads: boolean,
 	) {
 		this.keep = keepUploads;
 		this.files = uploads.map(({ file }) => file);
+		this.planned = this.signed(new Date());
+	}
+
+	private signed(now: Date): string[] {
+		return this.uploads.map(({ key }) => this.store.link(key, this.seconds, now));
 	}
 
 	/**
@@ -69,7 +74,10 @@ class BucketLinks implements PhotoLinks {
 				throw toIdealHouseError(ctx, error);
 			}
 		}
-		return this.planned;
+		// The wall clock, as the store checks signatures by it.
+		const now = new Date();
+		this.expiresAt = new Date(now.getTime() + this.seconds * 1000).toISOString();
+		return this.signed(now);
 	}
 
 	keepForUnfinishedTask(): void {
