@@ -433,6 +433,27 @@ describe('a rate limit too long to wait for', () => {
 		},
 	);
 
+	test('Get Result told to come back in a day fails at once, saying the task is not affected', async () => {
+		api()
+			.get(PE.result)
+			.query({ taskId: '63' })
+			.reply(429, 'Too Many Requests', { 'Retry-After': '86400' });
+
+		const { error } = await runNode({
+			node: 'photoEnhancer',
+			parameters: { operation: 'getResult', taskId: '63' },
+		});
+
+		expect(error?.message).toBe(
+			'Ideal House is limiting the request rate and asked to wait 86400 s before the next request',
+		);
+		expect(error?.description).toBe(
+			'That is longer than this node waits (60 s). Nothing was changed: run Get Result for this task again later; the task itself is not affected.',
+		);
+		expect(requestsTo(PE.result)).toHaveLength(1);
+		expect(clock.sleeps).toEqual([]);
+	});
+
 	test('a create told to come back at a time that is neither seconds nor a date waits the 60 s it ever waits, then goes again', async () => {
 		api()
 			.post(PE.create)

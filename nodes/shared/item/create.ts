@@ -139,7 +139,7 @@ function afterFailedAttempt(
 	}
 	const retryAfterMs = outcome.retry?.afterMs ?? 0;
 	if (retryAfterMs > limits.createRetryAfterMaxMs) {
-		return { giveUp: rateLimited(ctx, retryAfterMs, final(outcome)) };
+		return { giveUp: rateLimited(ctx, operation, retryAfterMs, final(outcome)) };
 	}
 	return { retryInMs: Math.max(backoffMs(limits.sendRetryBaseMs, attempt), retryAfterMs) };
 }
@@ -162,15 +162,20 @@ function stoppedBeforeSendingAgain(
 /** A Retry-After too long to wait for inside a run: the item fails, and its last attempt's outcome stands. */
 function rateLimited(
 	ctx: IExecuteSingleFunctions,
+	operation: Operation,
 	retryAfterMs: number,
 	outcome: Outcome,
 ): IdealHouseApiError {
+	const todo =
+		operation === 'create'
+			? 'Nothing was created or charged for this item: run it again later, or lower Max Requests per Second or the batch size.'
+			: 'Nothing was changed: run Get Result for this task again later; the task itself is not affected.';
 	return new IdealHouseApiError(
 		ctx.getNode(),
 		{ message: 'rate limited' },
 		{
 			message: `Ideal House is limiting the request rate and asked to wait ${Math.round(retryAfterMs / 1000)} s before the next request`,
-			description: `That is longer than this node waits (${limits.createRetryAfterMaxMs / 1000} s). Nothing was created or charged for this item: run it again later, or lower Max Requests per Second or the batch size.`,
+			description: `That is longer than this node waits (${limits.createRetryAfterMaxMs / 1000} s). ${todo}`,
 			httpCode: '429',
 			itemIndex: ctx.getItemIndex(),
 		},
