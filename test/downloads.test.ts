@@ -159,6 +159,18 @@ describe('Download Result fetches only what it should', () => {
 		expect(error?.message).toMatch(/^The result of task 61 was not downloaded: .*larger than/);
 	});
 
+	test('a download that fails without a network code names the file host, not Ideal House', async () => {
+		finished('https://cdn.ideal.house/results/61.png');
+		nock('https://cdn.ideal.house').get('/results/61.png').replyWithError('certificate has expired');
+
+		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
+
+		expect(error?.message).toBe(
+			'The result of task 61 was not downloaded: the request to the file host failed: certificate has expired',
+		);
+		expect(error?.description).toMatch(/Get Result operation and task ID 61/);
+	});
+
 	test.each([
 		['HTTP 503', (scope: nock.Interceptor) => scope.reply(503, 'busy')],
 		[

@@ -288,7 +288,7 @@ export async function downloadResultFile(
 			const code = networkCode(error);
 			const reason = code
 				? `the connection to the file host failed (${code})`
-				: `The request to Ideal House failed: ${failureText(error, secrets)}`;
+				: `the request to the file host failed: ${failureText(error, secrets)}`;
 			return downloadError(ctx, taskId, reason, networkOutcome(code).retry);
 		};
 		let response: IN8nHttpFullResponse;
