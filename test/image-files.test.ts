@@ -274,6 +274,43 @@ describe('a photo n8n stores by id is checked as it streams', () => {
 	});
 });
 
+describe('a photo n8n loses between its check and its upload', () => {
+	test('fails the item before anything is sent, saying so; the next item goes on', async () => {
+		answerTasks('objectRemover', 1);
+		const photo = jpegImage(640, 480);
+		const items = [
+			{ json: {}, binary: { photo: await files.store(photo, 'lost.jpg') } },
+			{ json: {}, binary: { photo: await files.store(photo, 'kept.jpg') } },
+		];
+		const lost = items[0].binary.photo.id;
+		const service = files.service;
+		const getAsStream = service.getAsStream.bind(service);
+		let reads = 0;
+		// The first item's file opens for its check, then is gone, as a temporary file another run
+		// cleared would be.
+		service.getAsStream = async (id, chunkSize) => {
+			if (id === lost && ++reads > 1) {
+				throw new Error(`ENOENT: no such file or directory, open '${id}'`);
+			}
+			return await getAsStream(id, chunkSize);
+		};
+
+		try {
+			const { items: out } = await run('objectRemover', items);
+
+			expect(out[0].json.error).toBe('n8n could not read the photo again to upload it [item 0]');
+			const { description } = out[0].json.details as { description: string };
+			expect(description).toContain(`ENOENT: no such file or directory, open '${lost}'`);
+			expect(description).toContain('Nothing was sent to Ideal House and no credit was spent.');
+			expect(out[1].json.status).toBe('Success');
+			expect(puts()).toHaveLength(1);
+			expect(creates()).toHaveLength(1);
+		} finally {
+			service.getAsStream = getAsStream;
+		}
+	});
+});
+
 describe('a mask is checked as a photo is', () => {
 	const mask = pngImage(640, 480);
 	const single = (parameters: Record<string, unknown>) =>

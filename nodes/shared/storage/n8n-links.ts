@@ -157,10 +157,12 @@ class N8nLinks implements PhotoLinks {
 				links.push(this.sign(file, `${seconds}s`));
 			}
 		} catch (error) {
+			// The cause goes in the description: n8n replaces a message that names a system error code.
+			const cause = bounded(error instanceof Error ? error.message : String(error), 200);
 			throw refusal(
 				ctx,
-				`n8n could not make the link to the photo: ${bounded(error instanceof Error ? error.message : String(error), 200)}`,
-				`Check that n8n can write its binary data (N8N_BINARY_DATA_STORAGE_PATH: disk space, permissions), ${OR_BUCKET}. ${NOTHING_SENT}`,
+				'n8n could not make the link to the photo',
+				`${cause}. Check that n8n can read and write its binary data (N8N_BINARY_DATA_STORAGE_PATH: disk space, permissions), ${OR_BUCKET}. ${NOTHING_SENT}`,
 			);
 		}
 		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();

@@ -5,7 +5,8 @@ import type {
 } from 'n8n-workflow';
 
 import { stoppedError } from '../basics/cancellation';
-import type { IdealHouseError } from '../basics/errors';
+import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { bounded } from '../basics/redact';
 import { storageLimits } from '../basics/limits';
 import { guardedRequest, sendGuarded } from '../http/http';
 import { codeInChain, networkCode } from '../http/network';
@@ -58,6 +59,29 @@ async function send(
  */
 function errorCode(error: unknown): string | undefined {
 	return codeInChain(error, (code) => /^[A-Z][A-Z0-9_]{1,63}$/.test(code));
+}
+
+/**
+ * The photo's bytes, opened again for the PUT. n8n may have lost the file since it was checked (a
+ * trigger's temporary file cleared by another run, its storage failing): nothing was sent.
+ */
+async function openForUpload(ctx: IExecuteSingleFunctions, body: ObjectBody): Promise<unknown> {
+	try {
+		return await body.open();
+	} catch (error) {
+		const itemIndex = ctx.getItemIndex();
+		// The cause goes in the description: n8n replaces a message that names a system error code.
+		const cause = bounded(error instanceof Error ? error.message : String(error), 200);
+		throw new IdealHouseItemError(
+			ctx.getNode(),
+			`n8n could not read the photo again to upload it [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: `n8n no longer has the file it checked (${cause}): a temporary file cleared by another run, or its binary data storage failing. Run the item again. Nothing was sent to Ideal House and no credit was spent.`,
+			},
+			{ kind: 'neverSent' },
+		);
+	}
 }
 
 /** Stop during an upload: nothing was created, nothing charged. */
@@ -145,7 +169,7 @@ export async function putObject(
 				{
 					...signed,
 					headers: { ...signed.headers, 'Content-Length': String(body.size) },
-					body: (await body.open()) as IHttpRequestOptions['body'],
+					body: (await openForUpload(ctx, body)) as IHttpRequestOptions['body'],
 				},
 				stop,
 			);
