@@ -161,7 +161,9 @@ describe('Download Result fetches only what it should', () => {
 
 	test('a download that fails without a network code names the file host, not Ideal House', async () => {
 		finished('https://cdn.ideal.house/results/61.png');
-		nock('https://cdn.ideal.house').get('/results/61.png').replyWithError('certificate has expired');
+		nock('https://cdn.ideal.house')
+			.get('/results/61.png')
+			.replyWithError('certificate has expired');
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
 
