@@ -69,19 +69,23 @@ async function openForUpload(ctx: IExecuteSingleFunctions, body: ObjectBody): Pr
 	try {
 		return await body.open();
 	} catch (error) {
-		const itemIndex = ctx.getItemIndex();
-		// The cause goes in the description: n8n replaces a message that names a system error code.
-		const cause = bounded(error instanceof Error ? error.message : String(error), 200);
-		throw new IdealHouseItemError(
-			ctx.getNode(),
-			`n8n could not read the photo again to upload it [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description: `n8n no longer has the file it checked (${cause}): a temporary file cleared by another run, or its binary data storage failing. Run the item again. Nothing was sent to Ideal House and no credit was spent.`,
-			},
-			{ kind: 'neverSent' },
-		);
+		throw photoLost(ctx, error);
 	}
+}
+
+/** The cause goes in the description: n8n replaces a message that names a system error code. */
+function photoLost(ctx: IExecuteSingleFunctions, error: unknown): IdealHouseItemError {
+	const itemIndex = ctx.getItemIndex();
+	const cause = bounded(error instanceof Error ? error.message : String(error), 200);
+	return new IdealHouseItemError(
+		ctx.getNode(),
+		`n8n could not read the photo again to upload it [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description: `n8n no longer has the file it checked (${cause}): a temporary file cleared by another run, or its binary data storage failing. Run the item again. Nothing was sent to Ideal House and no credit was spent.`,
+		},
+		{ kind: 'neverSent' },
+	);
 }
 
 /** Stop during an upload: nothing was created, nothing charged. */
