@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../nodes/shared/basics/addresses';
-import { BASE_URL_EXPRESSION } from '../nodes/shared/catalog/api';
+import { BASE_URL_EXPRESSION, PUBLIC_BASE_URL } from '../nodes/shared/catalog/api';
 import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
 import { NO_REDIRECTS } from '../nodes/shared/http/http';
 
@@ -35,7 +35,7 @@ export class IdealHouseApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.ideal.house',
+			default: PUBLIC_BASE_URL,
 			description:
 				'Address of the Ideal House API. Must be https, except for a local test service on localhost.',
 		},

@@ -40,6 +40,9 @@ export type PhotoLinkKind = (typeof PHOTO_LINK)[keyof typeof PHOTO_LINK];
  */
 export const PHOTO_LINK_VERSION = 1.1;
 
+/** The public service: the credential's default base URL. */
+export const PUBLIC_BASE_URL = 'https://api.ideal.house';
+
 /**
  * The credential's base URL without surrounding spaces (a pasted address often has some) or
  * trailing slashes, so that paths join with one. Written twice: as an n8n expression for routed

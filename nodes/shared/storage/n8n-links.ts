@@ -9,7 +9,7 @@ import { isLocalHost } from '../basics/addresses';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
 import { apiCodeOf } from '../basics/outcome';
 import { bounded } from '../basics/redact';
-import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
+import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/api';
 import type { PhotoFile } from './photo-files';
 import type { LinkLifetime, PhotoLinks } from './photo-links';
 
@@ -106,7 +106,7 @@ async function addressOf(
 	const address = { origin: probe.origin, signedPath: `${probe.origin}${probe.pathname}` };
 	if (!isLocalHost(probe.hostname)) return address;
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-	const service = new URL(serviceBaseUrl(credentials.baseUrl) || 'https://api.ideal.house');
+	const service = new URL(serviceBaseUrl(credentials.baseUrl) || PUBLIC_BASE_URL);
 	if (isLocalHost(service.hostname)) return address;
 	throw refusal(
 		ctx,
