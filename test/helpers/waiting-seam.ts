@@ -35,6 +35,5 @@ export function pollPlanner(setup: PlannerSetup): PollPlanner {
 		setup.intervalMs,
 		setup.firstWaitMs ?? setup.intervalMs,
 		setup.queue,
-		setup.taskKey ?? '',
 	);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { IdealHouseApiError } from '../basics/errors';
+import { limits } from '../basics/limits';
 import type { Outcome } from '../basics/outcome';
 import { bounded, redact } from '../basics/redact';
 import { fieldError } from '../basics/validation';
@@ -109,6 +110,23 @@ function unexpected(
 			itemIndex: ctx.getItemIndex(),
 		},
 		outcome,
+	);
+}
+
+/**
+ * A status that is not in the spec, answered `limits.unknownStatusGrace` times in a row: the wait
+ * gives the task up to the user, with its id.
+ */
+export function unknownStatusError(ctx: IExecuteSingleFunctions, task: Task): IdealHouseApiError {
+	return new IdealHouseApiError(
+		ctx.getNode(),
+		{ message: `unknown status ${task.status}` },
+		{
+			message: `Task ${task.id} has a status this node does not know: "${bounded(task.status, 60)}"`,
+			description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${task.id}, and check the credential's base URL.`,
+			itemIndex: ctx.getItemIndex(),
+		},
+		{ kind: 'created', taskId: task.id },
 	);
 }
 

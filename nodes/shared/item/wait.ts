@@ -4,11 +4,10 @@ import { KNOWN_STATUSES, TERMINAL_STATUSES } from '../catalog/api';
 import { resultPath, type IdealHouseApi } from '../catalog/catalog';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { clock } from '../basics/clock';
-import { IdealHouseApiError, IdealHouseItemError, toIdealHouseError } from '../basics/errors';
+import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
 import { limits } from '../basics/limits';
-import { bounded } from '../basics/redact';
 import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
-import { taskFromResult, type Task } from '../catalog/task';
+import { taskFromResult, unknownStatusError, type Task } from '../catalog/task';
 import { backoffMs } from '../http/retries';
 import { apiRequest } from '../transport/send';
 import { POLL_INTERVAL, type ItemSettings } from './settings';
@@ -45,23 +44,6 @@ function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemEr
 		ctx,
 		`Execution stopped while waiting for task ${taskId}`,
 		`The task keeps running on the service. Fetch it later with the Get Result operation and task ID ${taskId}.`,
-		{ kind: 'created', taskId },
-	);
-}
-
-function unknownStatus(
-	ctx: IExecuteSingleFunctions,
-	taskId: string,
-	status: string,
-): IdealHouseApiError {
-	return new IdealHouseApiError(
-		ctx.getNode(),
-		{ message: `unknown status ${status}` },
-		{
-			message: `Task ${taskId} has a status this node does not know: "${bounded(status, 60)}"`,
-			description: `The service answered ${limits.unknownStatusGrace} times in a row with a status that is not in its specification (Unprocessed, Processing, Success, Failed). Check the task later with the Get Result operation and task ID ${taskId}, and check the credential's base URL.`,
-			itemIndex: ctx.getItemIndex(),
-		},
 		{ kind: 'created', taskId },
 	);
 }
@@ -123,13 +105,14 @@ export async function waitForTask(
 	let last: Task | undefined;
 	let faults = 0;
 	let unknown = 0;
+	/** Stop, whenever it comes: the task keeps running, and the error names it. */
+	const stoppedWaiting = () => stopped(this, taskId);
 	const record = queueOf(this, api.name);
 	const planner = pollPlanner({
 		createdAt: clock.now(),
 		intervalMs: interval,
 		firstWaitMs: jittered(interval),
 		queue: record,
-		taskKey: taskId,
 	});
 	/** After a passing fault: the backoff, instead of the planner's wait. */
 	let faultWait: number | undefined;
@@ -159,7 +142,7 @@ export async function waitForTask(
 			// by then, without a request.
 			const slice = queued && wait > REPLAN_ABOVE_MS ? Math.ceil(wait / 2) : wait;
 			const paused = await pause(slice, signal, queued ? planner : undefined);
-			if (paused === 'stopped') throw stopped(this, taskId);
+			if (paused === 'stopped') throw stoppedWaiting();
 			if (paused === 'woken' || slice < wait) continue;
 			// The Timeout bounds the whole wait, this status check's answer included; a check due at
 			// the deadline itself still gets a second to answer.
@@ -187,7 +170,7 @@ export async function waitForTask(
 			faultWait = undefined;
 			if (TERMINAL_STATUSES.includes(last.status)) return last;
 			unknown = KNOWN_STATUSES.includes(last.status) ? 0 : unknown + 1;
-			if (unknown >= limits.unknownStatusGrace) throw unknownStatus(this, taskId, last.status);
+			if (unknown >= limits.unknownStatusGrace) throw unknownStatusError(this, last);
 		} catch (error) {
 			const failure = toIdealHouseError(this, error);
 			const { outcome } = failure;
@@ -197,7 +180,7 @@ export async function waitForTask(
 				if (!turnMoved?.aborted) faultWait = deadline - clock.now();
 				continue;
 			}
-			if (signal.aborted || outcome.stopped) throw stopped(this, taskId);
+			if (signal.aborted || outcome.stopped) throw stoppedWaiting();
 			const fault = outcome.retry;
 			if (!fault) throw failure;
 			faults++;

@@ -40,8 +40,6 @@ export interface PlannerSetup {
 	firstWaitMs?: number;
 	/** The record its API's tasks share in this execution; without it, the task goes on its own. */
 	queue?: QueueObservations;
-	/** This task's name in `queue`. */
-	taskKey?: string;
 }
 
 export function pollPlanner(setup: PlannerSetup): PollPlanner {
@@ -50,7 +48,6 @@ export function pollPlanner(setup: PlannerSetup): PollPlanner {
 		setup.intervalMs,
 		setup.firstWaitMs ?? setup.intervalMs,
 		setup.queue,
-		setup.taskKey ?? '',
 	);
 }
 

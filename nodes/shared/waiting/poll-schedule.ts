@@ -33,6 +33,9 @@ const TENTATIVE_SLACK_MS = 1000;
  */
 const WITHDRAW_ABOVE_MS = 1000;
 
+/** How many schedules were made: each takes its own name in the shared record. */
+let schedules = 0;
+
 /** When a queued task finishes; firm when the record's run time places it, not a pace alone. */
 type Turn = Window & { firm: boolean };
 
@@ -74,14 +77,15 @@ export class PollSchedule {
 	 * @param intervalMs the Poll Interval: the longest wait while nothing is predicted
 	 * @param firstWaitMs the wait before the first poll (the interval with its jitter)
 	 * @param observations what the polls of the same API's tasks have shown about its queue
-	 * @param taskKey this task's name in `observations`
+	 * @param taskKey this task's name in `observations`: only tells the tasks apart, so by
+	 * default a name of its own, never the service's id
 	 */
 	constructor(
 		readonly createdAt: number,
 		private readonly intervalMs: number,
 		private readonly firstWaitMs: number = intervalMs,
 		private readonly observations?: QueueObservations,
-		private readonly taskKey: string = '',
+		private readonly taskKey: string = `task ${++schedules}`,
 	) {
 		this.notStartedAt = createdAt;
 	}
