@@ -8,8 +8,8 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
 import { apiCodeOf } from '../basics/outcome';
-import { bounded } from '../basics/redact';
 import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/api';
+import { failureText } from '../http/network';
 import type { PhotoFile } from './photo-files';
 import type { LinkLifetime, PhotoLinks } from './photo-links';
 
@@ -158,7 +158,7 @@ class N8nLinks implements PhotoLinks {
 			}
 		} catch (error) {
 			// The cause goes in the description: n8n replaces a message that names a system error code.
-			const cause = bounded(error instanceof Error ? error.message : String(error), 200);
+			const cause = failureText(error, []);
 			throw refusal(
 				ctx,
 				'n8n could not make the link to the photo',

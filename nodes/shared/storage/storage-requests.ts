@@ -6,10 +6,9 @@ import type {
 
 import { stoppedError } from '../basics/cancellation';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
-import { bounded } from '../basics/redact';
 import { storageLimits } from '../basics/limits';
 import { guardedRequest, sendGuarded } from '../http/http';
-import { codeInChain, networkCode } from '../http/network';
+import { codeInChain, failureText, networkCode } from '../http/network';
 import { bodyText } from '../http/responses';
 import { backoffMs, withRetries } from '../http/retries';
 import { objectUrl, type StorageSettings } from './settings';
@@ -76,7 +75,7 @@ async function openForUpload(ctx: IExecuteSingleFunctions, body: ObjectBody): Pr
 /** The cause goes in the description: n8n replaces a message that names a system error code. */
 function photoLost(ctx: IExecuteSingleFunctions, error: unknown): IdealHouseItemError {
 	const itemIndex = ctx.getItemIndex();
-	const cause = bounded(error instanceof Error ? error.message : String(error), 200);
+	const cause = failureText(error, []);
 	return new IdealHouseItemError(
 		ctx.getNode(),
 		`n8n could not read the photo again to upload it [item ${itemIndex}]`,
