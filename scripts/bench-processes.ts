@@ -14,6 +14,9 @@
  * rate changes, with the seconds since the common start.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** What one process of a row runs: items `from` … `from + count − 1` through `node`. */
@@ -102,6 +105,9 @@ function startPart(script: string, part: Part): Child {
 		[...process.execArgv, script, '--part', JSON.stringify(part)],
 		{
 			stdio: ['pipe', 'pipe', 'inherit'],
+			// A folder of its own, as each n8n process has: n8n writes its settings file there on
+			// first start, and processes starting together on one folder read it half written.
+			env: { ...process.env, N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'ideal-house-n8n-')) },
 		},
 	);
 	const lines = createInterface({ input: child.stdout });
