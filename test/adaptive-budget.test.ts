@@ -3,8 +3,8 @@
  * The account's request budget adapts to the service's throttling, through n8n's engine, on
  * virtual time (test/helpers/virtual-time.ts): a 429 lowers the rate at once and answers that go
  * through raise it again; a Retry-After holds every request of the account, other executions'
- * included; and two processes on one account, each with a budget of its own, settle under the
- * local service's limit per key.
+ * included, until the rate has settled, and then only the refused request; and two processes on
+ * one account, each with a budget of its own, settle under the local service's limit per key.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -154,6 +154,62 @@ describe('a Retry-After holds the whole account', () => {
 			);
 		},
 	);
+});
+
+describe('once settled, a Retry-After of a second holds only the refused request', () => {
+	test('a throttle 2 s after the pause ended: the other items keep the pace, and the refused create goes again after its Retry-After, not the backoff', async () => {
+		const arrivals: Array<{ at: number; photo: string }> = [];
+		const refused: Array<{ at: number; photo: string }> = [];
+		api()
+			.post(PE.create)
+			.times(47)
+			.reply((_uri, body) => {
+				const json = (typeof body === 'string' ? JSON.parse(body) : body) as { imageUrl?: unknown };
+				const photo = String(json.imageUrl);
+				arrivals.push({ at: time.now, photo });
+				// The 21st fills the window (the pause, and the fall to 7 a second); the 40th comes
+				// 2 s after the pause ended, at the pace the process settled on, with 5 items to go.
+				if (arrivals.length === 21 || arrivals.length === 40) {
+					refused.push({ at: time.now, photo });
+					return [429, envelope('null', 1003, 'too many requests'), { 'Retry-After': '1' }];
+				}
+				return [200, created(String(arrivals.length))];
+			});
+
+		const { items: emitted, error } = await time.run(
+			runNode({
+				node: 'photoEnhancer',
+				parameters: enhance({
+					imageUrl: '={{ "https://photos.example.com/listing/" + $json.i + ".jpg" }}',
+					waitForCompletion: false,
+					options: { maxRequestsPerSecond: 10 },
+				}),
+				items: items(45),
+			}),
+		);
+
+		expect(error).toBeUndefined();
+		expect(emitted).toHaveLength(45);
+		expect(new Set(emitted.map((item) => item.json.id)).size).toBe(45);
+		expect(arrivals).toHaveLength(47);
+		const [first, second] = refused;
+		// The first throttle held the account for its second.
+		expect(arrivals.filter(({ at }) => at > first.at && at < first.at + 1000)).toEqual([]);
+		// The second held nothing else: the others went on within that second, at the pace.
+		const during = arrivals.filter(({ at }) => at > second.at && at < second.at + 1000);
+		expect(during.length).toBeGreaterThanOrEqual(5);
+		expect(during.map(({ photo }) => photo)).not.toContain(second.photo);
+		// The refused create went again once its Retry-After was up and a slot was free: not after
+		// the 2 s backoff of a create's second attempt.
+		const resent = arrivals.filter(({ photo, at }) => photo === second.photo && at > second.at);
+		expect(resent).toHaveLength(1);
+		expect(resent[0].at).toBeGreaterThanOrEqual(second.at + 1000);
+		expect(resent[0].at).toBeLessThan(second.at + 1500);
+		// One line for the pause; none for the second throttle, which left the rate as it was.
+		const lines = rateLines().filter((line) => line.includes('throttled'));
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain('nothing is sent for 1 s, as it asked');
+	});
 });
 
 describe('Max Requests per Second is a ceiling at every rate', () => {

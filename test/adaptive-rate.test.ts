@@ -6,7 +6,7 @@
  */
 import { clock as nodeClock } from '../nodes/shared/basics/clock';
 import { AccountBudget } from '../nodes/shared/transport/account-budget';
-import { AdaptiveRate, rateCurve } from '../nodes/shared/transport/adaptive-rate';
+import { AdaptiveRate, evenPart, rateCurve } from '../nodes/shared/transport/adaptive-rate';
 import { FIRST_BURST, RequestBudget } from '../nodes/shared/transport/request-budget';
 import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/answers';
 
@@ -82,7 +82,7 @@ describe('AdaptiveRate: the curve', () => {
 		expect(rate.current).toBeCloseTo(24.5, 6);
 	});
 
-	test('climbs back to 0.95 of the throttled rate in 2 s, flattening, then probes slowly to the ceiling', () => {
+	test('climbs back to 0.98 of the throttled rate in 2 s, flattening, then probes slowly to the ceiling', () => {
 		const rate = new AdaptiveRate(50);
 		rate.throttled(now, { sentAt: T0, sending: 40, climbFrom: T0 + 1000 });
 		expect(rate.current).toBe(28);
@@ -93,11 +93,11 @@ describe('AdaptiveRate: the curve', () => {
 		};
 		// Nothing during the Retry-After pause; then most of the way within the first second.
 		expect(at(1000)).toBe(28);
-		expect(at(2000)).toBe(38 - 10 * 0.5 ** 3);
-		expect(at(3000)).toBe(38);
-		// The probe: +1 % about 24 s into the climb, +10 % about 48 s, the ceiling (50 = 38 × 1.32) at 70 s.
-		expect(at(25_000)).toBeCloseTo(38 * (1 + 0.22 ** 3), 1);
-		expect(at(49_000)).toBeCloseTo(38 * (1 + 0.46 ** 3), 1);
+		expect(at(2000)).toBeCloseTo(39.2 - 11.2 * 0.5 ** 3, 9);
+		expect(at(3000)).toBe(39.2);
+		// The probe: +1 % about 24 s into the climb, +10 % about 48 s, the ceiling (50 = 39.2 × 1.28) at 67 s.
+		expect(at(25_000)).toBeCloseTo(39.2 * (1 + 0.22 ** 3), 1);
+		expect(at(49_000)).toBeCloseTo(39.2 * (1 + 0.46 ** 3), 1);
 		expect(rate.atCeiling).toBe(false);
 		expect(at(73_000)).toBe(50);
 		expect(rate.atCeiling).toBe(true);
@@ -110,7 +110,7 @@ describe('AdaptiveRate: the curve', () => {
 		expect(rate.succeeded(now, T0, 40)).toBe(false);
 		expect(rate.current).toBe(28);
 		expect(rate.succeeded(now, T0 + 1, 40)).toBe(true);
-		expect(rate.current).toBeCloseTo(38, 3);
+		expect(rate.current).toBeCloseTo(39.2, 3);
 	});
 
 	test('never climbs above twice what this process sends', () => {
@@ -123,15 +123,50 @@ describe('AdaptiveRate: the curve', () => {
 		expect(rate.current).toBe(30);
 	});
 
-	test('right after a pause, falls to 0.95 of what it got into the window since, and stays there', () => {
+	test('right after a pause, falls to 0.98 of what it got into the window since, and stays there', () => {
 		const rate = new AdaptiveRate(50);
 		rate.throttled(now, throttle(T0, 50));
 		now = T0 + 1700;
 		rate.throttled(now, { sentAt: now, sending: 35, climbFrom: now + 1000, sinceResumed: 20 });
-		expect(rate.current).toBeCloseTo(19, 6);
+		expect(rate.current).toBeCloseTo(19.6, 6);
 		now = T0 + 6000;
-		rate.succeeded(now, T0 + 1701, 19);
-		expect(rate.current).toBeCloseTo(19, 3);
+		rate.succeeded(now, T0 + 1701, 19.6);
+		expect(rate.current).toBeCloseTo(19.6, 3);
+	});
+
+	test.each([
+		[12, 12.5],
+		[13, 12.5],
+		[11, 10],
+		[24, 25],
+		[27, 25],
+		[17, 50 / 3],
+		[9, 50 / 6],
+		[20, 20],
+		[30, 30],
+		[0, 0],
+	])(
+		'a part of %s requests of a 50 a second window is taken as %s: the nearest even share of a whole number of processes, within an eighth, or as measured',
+		(part, even) => {
+			expect(evenPart(part, 50)).toBeCloseTo(even, 9);
+		},
+	);
+
+	test('four processes that measured 12 and 13 after pausing together settle on the same rate', () => {
+		const rates = [12, 13, 12, 13].map((part) => {
+			const rate = new AdaptiveRate(50);
+			rate.throttled(now, throttle(T0, 50));
+			rate.throttled(now, throttle(T0 + 1, 35));
+			now += 1000;
+			rate.throttled(now, {
+				sentAt: now,
+				sending: 24.5,
+				climbFrom: now + 1000,
+				sinceResumed: part,
+			});
+			return rate.current;
+		});
+		expect(new Set(rates)).toEqual(new Set([12.5 * rateCurve.plateau]));
 	});
 
 	test('never more than two falls of 0.7 at once, nor less than one, whatever it got into the window', () => {
@@ -141,6 +176,69 @@ describe('AdaptiveRate: the curve', () => {
 		const ahead = new AdaptiveRate(50);
 		ahead.throttled(now, throttle(T0, 10, 40));
 		expect(ahead.current).toBe(7);
+	});
+});
+
+describe('AdaptiveRate: a throttle once settled (nudged)', () => {
+	/** A rate settled at 12.25 a second: a fall, then a part of 12 (12.5) measured after the pause. */
+	function settled(): AdaptiveRate {
+		const rate = new AdaptiveRate(50);
+		now = T0;
+		rate.throttled(now, { sentAt: T0, sending: 30, climbFrom: T0 + 1000 });
+		now = T0 + 1300;
+		rate.throttled(now, { sentAt: now, sending: 21, climbFrom: now + 1000, sinceResumed: 12 });
+		expect(rate.current).toBeCloseTo(12.25, 9);
+		return rate;
+	}
+
+	test('at its plateau, a throttle keeps the rate; a second within 3 s lowers it by 0.97', () => {
+		const rate = settled();
+		now += 5000;
+		expect(rate.nudged(now, now - 10)).toBe(true);
+		expect(rate.current).toBeCloseTo(12.25, 9);
+		now += 2900;
+		expect(rate.nudged(now, now - 10)).toBe(true);
+		expect(rate.current).toBeCloseTo(12.25 * 0.97, 9);
+		// No climb back past it: the account was full.
+		now += 10_000;
+		rate.succeeded(now, now - 10, 12);
+		expect(rate.current).toBeLessThan(12.25 * 0.97 * 1.001);
+	});
+
+	test('throttles more than 3 s apart are bunching: the rate stays', () => {
+		const rate = settled();
+		for (let k = 0; k < 5; k++) {
+			now += 3001;
+			expect(rate.nudged(now, now - 10)).toBe(true);
+		}
+		expect(rate.current).toBeCloseTo(12.25, 9);
+	});
+
+	test('a probe past the plateau is taken back to 0.97 of it, never below the plateau', () => {
+		const rate = settled();
+		now += 60_000;
+		rate.succeeded(now, now - 10, 20);
+		const probed = rate.current;
+		expect(probed).toBeGreaterThan(12.25 / 0.97);
+		expect(rate.nudged(now, now - 10)).toBe(true);
+		expect(rate.current).toBeCloseTo(probed * 0.97, 9);
+
+		const near = settled();
+		now += 25_000;
+		near.succeeded(now, now - 10, 20);
+		expect(near.current).toBeGreaterThan(12.25);
+		near.nudged(now, now - 10);
+		expect(near.current).toBeCloseTo(12.25, 9);
+	});
+
+	test('one per pace: a request sent before the last throttle changes nothing', () => {
+		const rate = settled();
+		now += 5000;
+		rate.nudged(now, now - 10);
+		now += 100;
+		expect(rate.nudged(now, now - 200)).toBe(false);
+		expect(rate.nudged(now, now - 50)).toBe(true);
+		expect(rate.current).toBeCloseTo(12.25 * 0.97, 9);
 	});
 });
 
@@ -223,6 +321,36 @@ describe('AccountBudget: one account in this process', () => {
 		// More refusals of that burst: no more lines, no further fall.
 		expect(account.heard(T0, { throttled: true, retryAfterMs: 2000 }, 60_000)).toBeUndefined();
 		expect(account.rate).toBe(35);
+	});
+
+	test('a second after its pause ended, a throttle of a second holds only the refused request; a longer one holds the account', () => {
+		const account = new AccountBudget(50);
+		account.rates.set('run', 50);
+		account.ceilingChanged();
+		takeAll(account.slots);
+		account.heard(T0, { throttled: true, retryAfterMs: 1000 }, 60_000);
+		now = T0 + 1100;
+		expect(account.slots.tryTake()).toBe(0);
+		expect(account.slots.sentSinceResumed(now + 1)).toBe(1);
+		now = T0 + 2500;
+		// Sent 1.5 s after the pause ended: settled.
+		expect(
+			account.heard(now - 10, { throttled: true, retryAfterMs: 1000 }, 60_000),
+		).toBeUndefined();
+		expect(account.slots.held).toBe(false);
+		expect(account.rate).toBe(35);
+		// A second within 3 s: the account is full, the rate falls by 0.97, still nothing held.
+		now += 1000;
+		expect(account.heard(now - 10, { throttled: true, retryAfterMs: 1000 }, 60_000)).toBe(
+			'Ideal House: this process now sends at most 33.9 requests a second to the account (was 35): the service throttled a request; only that one waits, as it asked',
+		);
+		expect(account.slots.held).toBe(false);
+		// Asked to wait 5 s: a quota, not the pace. The account holds, settled or not.
+		now += 5000;
+		expect(account.heard(now - 10, { throttled: true, retryAfterMs: 5000 }, 60_000)).toContain(
+			'nothing is sent for 5 s, as it asked',
+		);
+		expect(account.slots.held).toBe(true);
 	});
 
 	test('a Retry-After longer than the node waits holds the account for that much only', () => {

@@ -41,6 +41,16 @@ export async function withRetries<T>(
 	}
 }
 
+/**
+ * The wait before a request that met a passing fault goes again: the service's Retry-After when
+ * it sent one (at least a second), else `backoff`. A Retry-After says when the request will be
+ * taken, and the account's request budget paces what follows; a longer backoff on top of it
+ * would only hold a refused request back while the others go.
+ */
+export function retryWaitMs(retryAfterMs: number | undefined, backoff: number): number {
+	return retryAfterMs === undefined ? backoff : Math.max(1000, retryAfterMs);
+}
+
 /** The wait after the n-th failure in a row: doubling from `baseMs`, never beyond `maxMs`. */
 export function backoffMs(baseMs: number, failures: number, maxMs = Infinity): number {
 	return Math.min(maxMs, baseMs * 2 ** (failures - 1));

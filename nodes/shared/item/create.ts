@@ -6,7 +6,13 @@ import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
 import { limits } from '../basics/limits';
 import { final, mayRepeatRead, mayResendCreate, type Outcome } from '../basics/outcome';
 import { taskFromResult, taskIdFromCreate, toTaskId, type Task } from '../catalog/task';
-import { backoffMs, withRetries, type RetryDecision, type RetryPolicy } from '../http/retries';
+import {
+	backoffMs,
+	retryWaitMs,
+	withRetries,
+	type RetryDecision,
+	type RetryPolicy,
+} from '../http/retries';
 import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/answers';
 import { sendInSlot, sendToService } from '../transport/send';
 import type { CreditCharge } from './credit-limit';
@@ -137,11 +143,11 @@ function afterFailedAttempt(
 		}
 		return { giveUp: error };
 	}
-	const retryAfterMs = outcome.retry?.afterMs ?? 0;
-	if (retryAfterMs > limits.createRetryAfterMaxMs) {
+	const retryAfterMs = outcome.retry?.afterMs;
+	if (retryAfterMs !== undefined && retryAfterMs > limits.createRetryAfterMaxMs) {
 		return { giveUp: rateLimited(ctx, operation, retryAfterMs, final(outcome)) };
 	}
-	return { retryInMs: Math.max(backoffMs(limits.sendRetryBaseMs, attempt), retryAfterMs) };
+	return { retryInMs: retryWaitMs(retryAfterMs, backoffMs(limits.sendRetryBaseMs, attempt)) };
 }
 
 function stoppedBeforeSendingAgain(

@@ -8,7 +8,7 @@ import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
 import { limits } from '../basics/limits';
 import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
 import { taskFromResult, unknownStatusError, type Task } from '../catalog/task';
-import { backoffMs } from '../http/retries';
+import { backoffMs, retryWaitMs } from '../http/retries';
 import { apiRequest } from '../transport/send';
 import { POLL_INTERVAL, type ItemSettings } from './settings';
 
@@ -187,8 +187,11 @@ export async function waitForTask(
 			const backoff = backoffMs(interval, faults, limits.pollBackoffMaxMs);
 			// A Retry-After holds a check no longer than it would a create, nor than the account (the
 			// same cap): the task is paid for and may be done by then. A longer one counts as the cap.
-			const retryAfter = Math.min(fault.afterMs ?? 0, limits.createRetryAfterMaxMs);
-			faultWait = Math.max(backoff, retryAfter);
+			const retryAfter =
+				fault.afterMs === undefined
+					? undefined
+					: Math.min(fault.afterMs, limits.createRetryAfterMaxMs);
+			faultWait = retryWaitMs(retryAfter, backoff);
 		}
 	}
 }

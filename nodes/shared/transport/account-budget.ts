@@ -2,6 +2,12 @@ import { clock } from '../basics/clock';
 import { AdaptiveRate } from './adaptive-rate';
 import { RequestBudget } from './request-budget';
 
+/**
+ * The longest Retry-After that, once settled, holds only the refused request: a limit counted per
+ * second. A longer one (a quota spent for a minute) holds the whole account, settled or not.
+ */
+const SETTLED_HOLD_MS = 1000;
+
 /** What an answer of the service says about the pace of this account's requests. */
 export type PaceSignal =
 	/** HTTP 429, or code 1003 with a Retry-After: too fast. */
@@ -43,9 +49,12 @@ export class AccountBudget {
 
 	/**
 	 * An answer to a request sent at `sentAt` came. A throttle lowers the rate at once and, with a
-	 * Retry-After, holds every request of the account for that long (at most `maxHoldMs`); any
-	 * other answer lets the rate rise. Returns a line for the log when the rate in force moved
-	 * enough to say so (a fall, a hold, a tenth more, or back at the ceiling), else undefined.
+	 * Retry-After, holds every request of the account for that long (at most `maxHoldMs`); once
+	 * this process has settled, a throttle that asks for a second at most holds nothing and lowers
+	 * the rate only when the account is full (`AdaptiveRate.nudged`): the refused request alone
+	 * waits its Retry-After. Any other answer lets the rate rise. Returns a line for the log when
+	 * the rate in force moved enough to say so (a fall, a hold, a tenth more, or back at the
+	 * ceiling), else undefined.
 	 */
 	heard(sentAt: number, signal: PaceSignal, maxHoldMs: number): string | undefined {
 		const now = clock.now();
@@ -57,6 +66,13 @@ export class AccountBudget {
 			return this.news(back ? 'back at Max Requests per Second' : 'rising again');
 		}
 		const holdMs = Math.min(signal.retryAfterMs ?? 0, maxHoldMs);
+		if (holdMs <= SETTLED_HOLD_MS && this.settledBefore(sentAt)) {
+			const before = this.rate;
+			if (!this.adaptive.nudged(now, sentAt)) return undefined;
+			this.apply();
+			if (this.rate >= before) return undefined;
+			return this.news('the service throttled a request; only that one waits, as it asked');
+		}
 		const newHold = holdMs > 0 && !this.slots.held;
 		// Measured before the pause begins: what was sent up to now, since the last pause ended.
 		const sending = this.slots.sendingRate();
@@ -72,6 +88,15 @@ export class AccountBudget {
 		if (!fell && !newHold) return undefined;
 		const wait = newHold ? `; nothing is sent for ${formatSeconds(holdMs)}, as it asked` : '';
 		return this.news(`the service throttled this account${wait}`);
+	}
+
+	/**
+	 * Whether a request sent at `sentAt` went a second or more after this process's last pause
+	 * ended: the processes that paused together had settled on their parts by then.
+	 */
+	private settledBefore(sentAt: number): boolean {
+		const resumed = this.slots.heldUntilTime;
+		return this.adaptive.adapted && resumed > 0 && sentAt - resumed >= 1000;
 	}
 
 	private apply(): void {

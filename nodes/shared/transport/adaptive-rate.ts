@@ -18,11 +18,31 @@ export const rateCurve = {
 	/**
 	 * Where the climb back stops, as a share of the rate the throttle came at: that rate filled
 	 * the account's window together with the other processes' requests, so coming back to all of
-	 * it would fill the window again at once. A twentieth left free lets a process back in after
-	 * its pause. The same share of a measured part of the window gives the rate after a throttle
-	 * that follows a pause.
+	 * it would fill the window again at once. The same share of a measured part of the window
+	 * gives the rate after a throttle that follows a pause. A fiftieth left free: once settled, a
+	 * throttle that a bunching of arrivals causes costs only the refused request (`nudged`).
 	 */
-	plateau: 0.95,
+	plateau: 0.98,
+	/**
+	 * A part measured right after a pause is counted in whole requests: one in twelve off for four
+	 * processes on 50 a second. Processes that paused together resume together and share the
+	 * window evenly, so a part within this share (and at least one request) of the ceiling over a
+	 * whole number of processes is taken as exactly that: 12 and 13 both as 12.5, 24 as 25.
+	 */
+	evenPartTolerance: 0.12,
+	/**
+	 * The deepest a measured part takes the rate at once, in falls: 0.7², half of what the process
+	 * was sending. After the first pause the processes resume as far apart as they started, and
+	 * the one that resumed last measures a part too small; four falls let four processes settle a
+	 * throttle sooner, but on parts of 10 to 16.7 a second in one run of five (CONTRIBUTING).
+	 */
+	measuredFalls: 2,
+	/**
+	 * Once settled, two throttles this close together mean the account is full, not that some
+	 * requests bunched: the second lowers the rate by `nudge`.
+	 */
+	nudgeMemoryMs: 3000,
+	nudge: 0.97,
 	/**
 	 * Seconds from the end of the Retry-After pause (or from the throttle, without one) until the
 	 * climb is back at its plateau: AWS's curve (scale 0.4) takes 2.1 to 3.4 s from a throttle at
@@ -65,6 +85,8 @@ export class AdaptiveRate {
 	/** When the rate last fell; undefined while the service never throttled. */
 	private fellAt: number | undefined;
 	private climbFrom = 0;
+	/** When a throttle last came once settled (`nudged`). */
+	private nudgedAt: number | undefined;
 
 	/** @param ceiling Max Requests per Second: the rate never goes above it. */
 	constructor(ceiling: number) {
@@ -107,15 +129,38 @@ export class AdaptiveRate {
 		this.plateau = Math.max(this.rate, before * plateau);
 		if (throttle.sinceResumed !== undefined) {
 			// Its measured part of the window: no climb back past it, only the probe. Never more
-			// than two falls at once, though: resuming behind processes that did not pause, it
-			// finds the window full of theirs, and its part looks smaller than it is.
-			const share = throttle.sinceResumed * plateau;
-			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, this.rate * fall)));
+			// than `measuredFalls` falls at once, though: resuming behind processes that did not
+			// pause, it finds the window full of theirs, and its part looks smaller than it is.
+			const share = evenPart(throttle.sinceResumed, this.ceiling) * plateau;
+			const deepest = before * fall ** rateCurve.measuredFalls;
+			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, deepest)));
 			this.plateau = this.rate;
 		}
 		this.fallen = this.rate;
 		this.fellAt = now;
 		this.climbFrom = throttle.climbFrom;
+		return true;
+	}
+
+	/**
+	 * The service throttled a request once this process had settled (a second or more after its
+	 * last pause ended): at the plateau, that is requests of the processes bunching, and the
+	 * account keeps its pace; only a probe past the plateau is taken back, to the plateau or to
+	 * `nudge` of the rate, whichever is higher. A second throttle within `nudgeMemoryMs` means
+	 * the account is full: the rate falls by `nudge`. Either way the climb starts again from the
+	 * rate that results. True when this throttle counted (one per pace, as in `throttled`).
+	 */
+	nudged(now: number, sentAt: number): boolean {
+		if (this.fellAt !== undefined && sentAt <= this.fellAt) return false;
+		const { nudge, nudgeMemoryMs } = rateCurve;
+		const full = this.nudgedAt !== undefined && now - this.nudgedAt < nudgeMemoryMs;
+		const lowered = Math.max(this.floor, this.rate * nudge);
+		this.rate = full ? lowered : Math.min(this.rate, Math.max(this.plateau, lowered));
+		this.plateau = this.rate;
+		this.fallen = this.rate;
+		this.fellAt = now;
+		this.nudgedAt = now;
+		this.climbFrom = now;
 		return true;
 	}
 
@@ -150,4 +195,16 @@ export class AdaptiveRate {
 		}
 		return this.plateau * (1 + ((t - recoveryS) / probeDoublingS) ** 3);
 	}
+}
+
+/**
+ * A part of the window measured in whole requests, taken as the ceiling's even share when it is
+ * within `evenPartTolerance` (at least one request) of the ceiling over a whole number of
+ * processes; otherwise as measured.
+ */
+export function evenPart(part: number, ceiling: number): number {
+	if (part < 1) return part;
+	const processes = Math.max(1, Math.round(ceiling / part));
+	const even = ceiling / processes;
+	return Math.abs(even - part) <= Math.max(1, even * rateCurve.evenPartTolerance) ? even : part;
 }
