@@ -212,6 +212,33 @@ describe('once settled, a Retry-After of a second holds only the refused request
 	});
 });
 
+describe('a refused request goes again when its Retry-After is up', () => {
+	test('a create refused with Retry-After: 1 goes again a second later; refused again in a row, after the 4 s backoff of its third attempt', async () => {
+		const arrivals: number[] = [];
+		api()
+			.post(PE.create)
+			.times(3)
+			.reply(() => {
+				arrivals.push(time.now);
+				return arrivals.length < 3
+					? [429, envelope('null', 1003, 'too many requests'), { 'Retry-After': '1' }]
+					: [200, created('93')];
+			});
+
+		const { items: emitted, error } = await time.run(
+			runNode({ node: 'photoEnhancer', parameters: enhanceAt(50) }),
+		);
+
+		expect(error).toBeUndefined();
+		expect(emitted.map((item) => item.json.id)).toEqual(['93']);
+		const [first, second, third] = arrivals;
+		expect(second - first).toBeGreaterThanOrEqual(1000);
+		expect(second - first).toBeLessThan(1500);
+		expect(third - second).toBeGreaterThanOrEqual(4000);
+		expect(third - second).toBeLessThan(4500);
+	});
+});
+
 describe('Max Requests per Second is a ceiling at every rate', () => {
 	test.each([
 		[0.1, 'without Retry-After', undefined],

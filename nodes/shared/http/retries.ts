@@ -42,13 +42,21 @@ export async function withRetries<T>(
 }
 
 /**
- * The wait before a request that met a passing fault goes again: the service's Retry-After when
- * it sent one (at least a second), else `backoff`. A Retry-After says when the request will be
- * taken, and the account's request budget paces what follows; a longer backoff on top of it
- * would only hold a refused request back while the others go.
+ * The wait before a request that met a passing fault goes again, after `failures` in a row: the
+ * service's Retry-After when it sent one (at least a second), else `backoff`. After the first, a
+ * Retry-After says when the request will be taken, and the account's request budget paces what
+ * follows: a longer backoff on top would only hold a refused request back while the others go.
+ * Refused again in a row, it waits the longer of the two, so that the attempts still spread over
+ * the backoff's half minute.
  */
-export function retryWaitMs(retryAfterMs: number | undefined, backoff: number): number {
-	return retryAfterMs === undefined ? backoff : Math.max(1000, retryAfterMs);
+export function retryWaitMs(
+	retryAfterMs: number | undefined,
+	backoff: number,
+	failures: number,
+): number {
+	if (retryAfterMs === undefined) return backoff;
+	const asked = Math.max(1000, retryAfterMs);
+	return failures <= 1 ? asked : Math.max(backoff, asked);
 }
 
 /** The wait after the n-th failure in a row: doubling from `baseMs`, never beyond `maxMs`. */

@@ -147,7 +147,8 @@ function afterFailedAttempt(
 	if (retryAfterMs !== undefined && retryAfterMs > limits.createRetryAfterMaxMs) {
 		return { giveUp: rateLimited(ctx, operation, retryAfterMs, final(outcome)) };
 	}
-	return { retryInMs: retryWaitMs(retryAfterMs, backoffMs(limits.sendRetryBaseMs, attempt)) };
+	const backoff = backoffMs(limits.sendRetryBaseMs, attempt);
+	return { retryInMs: retryWaitMs(retryAfterMs, backoff, attempt) };
 }
 
 function stoppedBeforeSendingAgain(

@@ -191,7 +191,7 @@ export async function waitForTask(
 				fault.afterMs === undefined
 					? undefined
 					: Math.min(fault.afterMs, limits.createRetryAfterMaxMs);
-			faultWait = retryWaitMs(retryAfter, backoff);
+			faultWait = retryWaitMs(retryAfter, backoff, faults);
 		}
 	}
 }
