@@ -34,7 +34,7 @@ export const rateCurve = {
 	 * The deepest a measured part takes the rate at once, in falls: 0.7², half of what the process
 	 * was sending. After the first pause the processes resume as far apart as they started, and
 	 * the one that resumed last measures a part too small; four falls let four processes settle a
-	 * throttle sooner, but on parts of 10 to 16.7 a second in one run of five (CONTRIBUTING).
+	 * throttle sooner, but on parts of 10 to 16.7 a second in one run of nine (CONTRIBUTING).
 	 */
 	measuredFalls: 2,
 	/**
