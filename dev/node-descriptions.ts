@@ -1,6 +1,6 @@
 /**
  * What saved workflows and n8n's editor see of the package: the three nodes' descriptions and
- * methods and the two credentials, as one JSON value with every object's keys sorted. n8n hands
+ * methods and the credential, as one JSON value with every object's keys sorted. n8n hands
  * the editor a node's description as JSON, so two descriptions that print the same here look and
  * save the same; the hooks that run on the server (routing's preSend, pagination and postReceive,
  * the load-options methods, a credential's authenticate) are named by their function names.
@@ -8,7 +8,6 @@
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../credentials/IdealHouseApi.credentials.ts';
-import { IdealHouseStorageApi } from '../credentials/IdealHouseStorageApi.credentials.ts';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
@@ -55,7 +54,6 @@ export function describePackage(): Json {
 		},
 		credentials: {
 			idealHouseApi: credentialView(new IdealHouseApi()),
-			idealHouseStorageApi: credentialView(new IdealHouseStorageApi()),
 		},
 	}) as Json;
 }

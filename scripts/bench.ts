@@ -5,8 +5,7 @@
  * its own. Rows: N items for each task-time model; Virtual Staging's (Ideal House AI node) at
  * each N for the fixed model (`--api-models`), right after the Photo Enhancer's; a download run (N × full-size 4K results) in both
  * binary data modes; optionally serial runs; the photo-file rows (the same N photo files sent by
- * URL, through the user's bucket, and through n8n's own signed link). Writes bench/out/<out>.md
- * and .json.
+ * URL, and through n8n's own signed link). Writes bench/out/<out>.md and .json.
  *
  * Per row: wall; wall / bound (bound = the larger of N / requests-per-second + the slowest task's
  * time at the service, from create to finish, queueing included, and 2N / requests-per-second:
@@ -16,7 +15,8 @@
  * right after that call); peak requests/s as the service counts them on arrival; peak RSS of the process running n8n;
  * credits the service charged (net of refunds) against what `price()` says the items cost; for
  * an API other than the Photo Enhancer, its wall as a ratio of the Photo Enhancer's row with the
- * same tasks and N in the same run.
+ * same tasks and N in the same run; for the photo-file rows, when the service created the first,
+ * median and last task, and the CPU time of the process running n8n.
  *
  *   npm run bench                                   # everything (about 24 minutes)
  *   npm run bench -- --models fixed --n 1,50         # a subset
@@ -174,11 +174,10 @@ interface RowSpec {
 	api?: BenchApi;
 	/**
 	 * Photo-file rows: every item carries a photo file (stored in the row's binary data mode);
-	 * `url` sends the sample's URL anyway (the baseline), `file` uploads the file through `storage`
-	 * (node version 1, Photo Link = Your Bucket), `n8n` gives the service n8n's own signed link to
-	 * it (node version 1.1, Photo Link = This n8n Instance), served by the signed-link stand-in.
+	 * `url` sends the sample's URL anyway (the baseline), `n8n` gives the service n8n's own signed
+	 * link to it (Image Source = Binary File), served by the signed-link stand-in.
 	 */
-	photos?: 'url' | 'file' | 'n8n';
+	photos?: 'url' | 'n8n';
 	model: Model;
 	n: number;
 	mode: 'concurrent' | 'serial';
@@ -227,64 +226,29 @@ interface Row {
 	createdTwice?: number;
 	/** Photo-file rows through n8n's link: the files the signed-link stand-in sent whole. */
 	linkFetches?: number;
+	/**
+	 * When the service created the first, the median and the last task, from the row's start (what
+	 * a photo file delays: its check, then the service's download of it).
+	 */
+	createS?: { first: number; median: number; last: number };
+	/** CPU time of the process running n8n during the row, user and system. */
+	cpuS?: number;
 }
 
 interface Service {
 	baseUrl: string;
 	apiKey: string;
 	process?: ChildProcess;
-	/** The local S3-compatible store of the photo-file rows. */
-	storage?: Record<string, string | boolean>;
 }
 
 /** Bytes of each photo file: realistic for a listing photo, and incompressible. */
 const PHOTO_FILE_BYTES = 3_000_000;
 
-/** What each photo-file row says it sent (the first two as earlier runs wrote them). */
+/** What each photo-file row says it sent (as earlier runs wrote them). */
 const PHOTO_ROWS: Record<NonNullable<RowSpec['photos']>, string> = {
 	url: 'photos from URLs, items holding the same files',
-	file: 'photos from 3 MB files via local S3',
 	n8n: "photos from 3 MB files via n8n's signed link",
 };
-
-/**
- * s3rver on loopback in a process of its own: the parent waits on each row synchronously, and the
- * row's peak memory is n8n's alone.
- */
-async function startStorage(): Promise<{
-	credentials: Record<string, string | boolean>;
-	close(): Promise<void>;
-}> {
-	const directory = mkdtempSync(join(tmpdir(), 'ideal-house-bench-s3-'));
-	const script = `
-		const S3rver = require('s3rver');
-		new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(directory)},
-			configureBuckets: [{ name: 'bench-photos' }] })
-			.run().then(({ port }) => console.log(port));`;
-	const child = spawn(process.execPath, ['-e', script], {
-		cwd: join(__dirname, '..'),
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const port = await new Promise<number>((resolve, reject) => {
-		child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
-		child.once('exit', () => reject(new Error('the local S3 store did not start')));
-	});
-	return {
-		// s3rver's own key pair; it checks the key id, not the signature.
-		credentials: {
-			endpoint: `http://127.0.0.1:${port}`,
-			region: 'us-east-1',
-			bucket: 'bench-photos',
-			accessKeyId: 'S3RVER',
-			secretAccessKey: 'S3RVER',
-			forcePathStyle: true,
-		},
-		close: async () => {
-			child.kill();
-			rmSync(directory, { recursive: true, force: true });
-		},
-	};
-}
 
 interface TaskStat {
 	createdAt: number;
@@ -376,6 +340,12 @@ async function storePhotoFiles(
 	return files;
 }
 
+/** When the service created the tasks, in seconds from `started`: the first, median and last. */
+function createTimes(tasks: TaskStat[], started: number): Row['createS'] {
+	const times = tasks.map((task) => (task.createdAt - started) / 1000).sort((a, b) => a - b);
+	return { first: times[0], median: percentile(times, 50), last: times[times.length - 1] };
+}
+
 /**
  * The least wall a run could take: the last create goes out after N / rate seconds and its task
  * still has to run; and every task needs a create and a status check, 2N requests at the rate.
@@ -420,10 +390,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 			spec.download !== undefined,
 		),
 		...(spec.download ? { options: { downloadResult: true } } : {}),
-		...(spec.photos === 'file' ? { imageSource: 'binary', imageBinaryProperty: 'data' } : {}),
-		...(spec.photos === 'n8n'
-			? { imageSource: 'binary', imageBinaryProperty: 'data', photoLink: 'n8n' }
-			: {}),
+		...(spec.photos === 'n8n' ? { imageSource: 'binary', imageBinaryProperty: 'data' } : {}),
 	};
 	// The photo-file rows hold the same files, made before the clock and the memory sampler start.
 	const photoFiles = spec.photos ? await storePhotoFiles(service, binaryData, spec.n) : [];
@@ -437,14 +404,13 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const run = async (from: number, count: number): Promise<number> => {
 		const { items, error } = await runNode({
 			node: apiRun.node,
-			...(signedLinks ? { typeVersion: 1.1, restApiUrl: signedLinks.restApiUrl } : {}),
+			...(signedLinks ? { restApiUrl: signedLinks.restApiUrl } : {}),
 			parameters,
 			items: Array.from({ length: count }, (_, k) => ({
 				json: { i: from + k },
 				...(photoFiles[from + k] ? { binary: { data: photoFiles[from + k] } } : {}),
 			})),
 			credentials: { apiKey: service.apiKey, baseUrl: service.baseUrl },
-			storageCredentials: spec.photos === 'file' ? service.storage : undefined,
 			onError: 'continueRegularOutput',
 		});
 		if (error) throw new Error(error.message);
@@ -465,6 +431,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		}
 	})();
 	const started = Date.now();
+	const cpuAtStart = process.cpuUsage();
 	let failed = 0;
 	if (spec.mode === 'serial') {
 		for (let k = 0; k < spec.n; k++) failed += await run(k, 1);
@@ -472,6 +439,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		failed = await run(0, spec.n);
 	}
 	const wallS = (Date.now() - started) / 1000;
+	const cpu = process.cpuUsage(cpuAtStart);
 	running = false;
 	await sampler;
 	await signedLinks?.close();
@@ -510,6 +478,8 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 		credits: after.credits.charged - after.credits.refunded,
 		expectedCredits: unitPrice * (spec.n - failed),
 		...(signedLinks ? { linkFetches: signedLinks.answered.ok } : {}),
+		createS: createTimes(after.tasks, started),
+		cpuS: (cpu.user + cpu.system) / 1e6,
 	};
 }
 
@@ -580,6 +550,8 @@ async function processesRow(service: Service, spec: RowSpec): Promise<Row> {
 }
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const createText = ({ createS }: Row) =>
+	createS ? `${f(createS.first, 2)}, ${f(createS.median, 2)}, ${f(createS.last, 2)} s` : '–';
 
 const apiOf = (row: Row): BenchApi => row.api ?? 'photoEnhancer';
 
@@ -899,9 +871,9 @@ async function main() {
 	}
 
 	if (photoFiles > 0) {
-		// The same photos from URLs, then from files through the bucket, then through n8n's own
-		// link, in the same run against the same service, each row in the same layout.
-		for (const photos of ['url', 'file', 'n8n'] as const) {
+		// The same photos from URLs, then from files through n8n's own link, in the same run
+		// against the same service, each row in the same layout.
+		for (const photos of ['url', 'n8n'] as const) {
 			specs.push({
 				model: MODELS.fixed,
 				n: photoFiles,
@@ -914,8 +886,6 @@ async function main() {
 	}
 
 	const service = await startServiceProcess();
-	const storage = photoFiles > 0 ? await startStorage() : undefined;
-	service.storage = storage?.credentials;
 	const rows: Row[] = [];
 	const started = Date.now();
 	try {
@@ -942,21 +912,14 @@ async function main() {
 		}
 	} finally {
 		service.process?.kill();
-		await storage?.close();
 	}
 	const photoRow = (photos: keyof typeof PHOTO_ROWS) =>
 		rows.find((row) => row.binary.startsWith(PHOTO_ROWS[photos]));
 	const fromUrls = photoRow('url');
-	const fromFiles = photoRow('file');
 	const throughN8n = photoRow('n8n');
-	if (fromUrls && fromFiles) {
-		console.log(
-			`Photos from files / from URLs, N=${fromFiles.n}: wall ${f(fromFiles.wallS / fromUrls.wallS, 2)}× (${f(fromFiles.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(fromFiles.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB`,
-		);
-	}
 	if (fromUrls && throughN8n) {
 		console.log(
-			`Photos from files through n8n's link / from URLs, N=${throughN8n.n}: wall ${f(throughN8n.wallS / fromUrls.wallS, 2)}× (${f(throughN8n.wallS)} s / ${f(fromUrls.wallS)} s), peak RSS ${f(throughN8n.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB, ${throughN8n.linkFetches ?? 0} files sent whole by the signed-link stand-in`,
+			`Photos from files through n8n's link / from URLs, N=${throughN8n.n}: wall ${f(throughN8n.wallS / fromUrls.wallS, 2)}× (${f(throughN8n.wallS)} s / ${f(fromUrls.wallS)} s), tasks created at ${createText(throughN8n)} / ${createText(fromUrls)} (first, median, last), CPU of n8n's process ${f(throughN8n.cpuS ?? Number.NaN, 2)} s / ${f(fromUrls.cpuS ?? Number.NaN, 2)} s, peak RSS ${f(throughN8n.peakRssMb, 0)} MB / ${f(fromUrls.peakRssMb, 0)} MB, ${throughN8n.linkFetches ?? 0} files sent whole by the signed-link stand-in`,
 		);
 	}
 	const markdown = tables(rows);

@@ -9,17 +9,11 @@
  * 3. With --spend, runs the cheapest task of each price kind through the real nodes in n8n's
  *    engine: a flat 1-credit API (Virtual Staging), an API priced by model type at its cheapest
  *    tier (Magic Editor, Flash), the Photo Enhancer at 512 px and the Object Remover (whole house).
- * 4. With --storage (and --spend), a photo that is a file: one Virtual Staging task (1 credit)
- *    whose photo goes through the user's own S3-compatible bucket, as Image Source = Binary File
- *    sends it. Its success shows that the real service fetches presigned links; the object must
- *    be gone afterwards. Then one create with the photo as a `data:` URI in `imageUrl` (at most
- *    1 credit), whose answer is only reported: nothing in the package relies on it.
- * 5. Compares every answer's shape with what the nodes and the local service expect, prints the
+ * 4. Compares every answer's shape with what the nodes and the local service expect, prints the
  *    differences, and saves the answers, the API key removed, as JSON fixtures.
  *
  *   IDEAL_HOUSE_API_KEY=… npm run check:live                                   # plan and style lists
  *   IDEAL_HOUSE_API_KEY=… npm run check:live -- --spend --image-url https://…/room.jpg
- *   IDEAL_HOUSE_STORAGE_ENDPOINT=… … npm run check:live -- --spend --storage --image-url https://…/room.jpg
  *   npm run check:live -- --help
  */
 import './n8n-env';
@@ -30,14 +24,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
-import { readFile } from 'node:fs/promises';
-
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-} from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { NodeName } from '../dev/harness/engine';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node.ts';
@@ -47,8 +34,6 @@ import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
 import { price } from '../nodes/shared/catalog/credits';
 import { parseJsonKeepingLongs } from '../nodes/shared/basics/long-ids';
 import { redact } from '../nodes/shared/basics/redact';
-import { storageSettings, type StorageSettings } from '../nodes/shared/storage/settings';
-import { EMPTY_SHA256, signedHeaders } from '../nodes/shared/storage/sigv4';
 
 export const DEFAULT_BASE_URL = 'https://api.ideal.house';
 /** Shown in the plan; the tasks need a photo the user chooses, so nothing is spent on this one. */
@@ -66,15 +51,6 @@ export interface CheckLiveOptions {
 	out: string;
 	/** Where the report goes, one line at a time. */
 	log?: (line: string) => void;
-	/** A photo that is a file, through the user's bucket (`--storage`). */
-	storage?: StorageCheck;
-}
-
-export interface StorageCheck {
-	/** The upload storage credential's fields, as the node reads them. */
-	credentials: ICredentialDataDecryptedObject;
-	/** The photo file; without one, the bytes of the image URL. */
-	imageFile?: string;
 }
 
 /** One task of the plan: which node runs it, with which parameters, at which price. */
@@ -88,11 +64,6 @@ export interface PlannedTask {
 	/** The fields of the create body that its price depends on. */
 	sent: IDataObject;
 	credits: number;
-	/**
-	 * Where its photo comes from: a URL (default), a file through the bucket, or a `data:` URI
-	 * sent without the node (the probe; at most its price, nothing if refused).
-	 */
-	source?: 'file' | 'dataUri';
 }
 
 /** The cheapest model type of an API priced by model type. */
@@ -108,41 +79,8 @@ function planned(task: Omit<PlannedTask, 'credits'>): PlannedTask {
 	return { ...task, credits };
 }
 
-/** With --storage: a photo that is a file, and the `data:` URI probe. */
-function storageTasks(): PlannedTask[] {
-	return [
-		planned({
-			name: 'virtualStaging-from-file',
-			kind: 'flat price, 1 credit, the photo as a file through your bucket',
-			node: 'idealHouse',
-			api: APIS.virtualStaging,
-			parameters: () => ({
-				resource: 'virtualStaging',
-				operation: 'create',
-				imageSource: 'binary',
-				imageBinaryProperty: 'data',
-			}),
-			sent: {},
-			source: 'file',
-		}),
-		planned({
-			name: 'dataUri-probe',
-			kind: 'the photo as a data: URI in imageUrl, at most 1 credit (reported only)',
-			node: 'idealHouse',
-			api: APIS.virtualStaging,
-			parameters: () => ({ resource: 'virtualStaging', operation: 'create' }),
-			sent: {},
-			source: 'dataUri',
-		}),
-	];
-}
-
-/** The cheapest task of each price kind; with `storage`, the photo-file tasks after them. */
-export function plan(storage = false): PlannedTask[] {
-	return storage ? [...urlTasks(), ...storageTasks()] : urlTasks();
-}
-
-function urlTasks(): PlannedTask[] {
+/** The cheapest task of each price kind. */
+export function plan(): PlannedTask[] {
 	const tier = cheapestTier(APIS.magicEditor);
 	return [
 		planned({
@@ -451,11 +389,7 @@ export interface CheckLiveResult {
 	fixtures: string[];
 }
 
-export function planLines(
-	tasks: PlannedTask[],
-	imageUrl: string | undefined,
-	storage?: { settings: StorageSettings; imageFile?: string },
-): string[] {
+export function planLines(tasks: PlannedTask[], imageUrl: string | undefined): string[] {
 	const total = tasks.reduce((sum, task) => sum + task.credits, 0);
 	const width = Math.max(...tasks.map((task) => task.name.length));
 	const photo = imageUrl ?? `${IMAGE_URL_PLACEHOLDER} (give yours with --image-url)`;
@@ -465,12 +399,7 @@ export function planLines(
 			(task) =>
 				`  ${task.name.padEnd(width)}  ${String(task.credits).padStart(3)} credit${task.credits === 1 ? ' ' : 's'}  ${task.api.label}: ${task.kind}`,
 		),
-		`  Total: ${total} credits${storage ? ' at most' : ''}`,
-		...(storage
-			? [
-					`Photo file: ${storage.imageFile ?? 'the bytes of the image URL'}, through bucket "${storage.settings.bucket}" at ${storage.settings.endpoint.host} (uploaded, linked, deleted)`,
-				]
-			: []),
+		`  Total: ${total} credits`,
 		'Style lists: free',
 	];
 }
@@ -485,28 +414,13 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 		throw new Error(
 			`--spend needs --image-url <url>: a public JPG, PNG or WebP room photo of 128–6,000 px (not ${IMAGE_URL_PLACEHOLDER}).`,
 		);
-	let storage: StorageSettings | undefined;
-	if (options.storage) {
-		const settings = storageSettings(options.storage.credentials);
-		if (typeof settings === 'string')
-			throw new Error(
-				`--storage: ${settings.replace(/ Fix it in .*$/, '')} Set it with the IDEAL_HOUSE_STORAGE_* variables or the --storage-* options.`,
-			);
-		storage = settings;
-		secrets.push(settings.secretAccessKey);
-	}
-	const tasks = plan(!!storage);
+	const tasks = plan();
 	const totalCredits = tasks.reduce((sum, task) => sum + task.credits, 0);
 	const differences: string[] = [];
 	const fixtures: string[] = [];
 	const created: Record<string, string | undefined> = {};
 	log(`Ideal House live check against ${serviceBaseUrl(options.baseUrl)}`);
-	for (const line of planLines(
-		tasks,
-		options.imageUrl,
-		storage && { settings: storage, imageFile: options.storage?.imageFile },
-	))
-		log(line);
+	for (const line of planLines(tasks, options.imageUrl)) log(line);
 	log(
 		options.spend
 			? `Spending up to ${totalCredits} credits.`
@@ -550,18 +464,12 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 		const recorder = recordAnswers(new URL(serviceBaseUrl(options.baseUrl)).hostname);
 		log('');
 		log('Tasks:');
-		const runTask = async (task: PlannedTask, photo?: PhotoFile, answersFrom = 0) => {
+		const runTask = async (task: PlannedTask) => {
 			const parameters = task.parameters(imageUrl);
 			const { items, error } = await runNode({
 				node: task.node,
 				parameters,
 				credentials: { apiKey: options.apiKey, baseUrl: options.baseUrl },
-				...(photo && storage
-					? {
-							storageCredentials: options.storage!.credentials,
-							items: [photoItem(photo)],
-						}
-					: {}),
 			});
 			const own: string[] = [];
 			const item = items[0]?.json as IDataObject | undefined;
@@ -577,9 +485,9 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 					);
 			}
 			// The node's own requests to this API, in the order their answers came.
-			const mine = recorder.answers
-				.slice(answersFrom)
-				.filter((answer) => answer.path.startsWith(`/api/v1/${task.api.name}/`));
+			const mine = recorder.answers.filter((answer) =>
+				answer.path.startsWith(`/api/v1/${task.api.name}/`),
+			);
 			for (const [index, answer] of mine.entries()) {
 				const where = `${task.name} ${answer.path.includes('/generate') ? 'create' : 'result'} answer ${index + 1}`;
 				if (answer.path.includes('/generate')) createDifferences(answer, where, own);
@@ -600,12 +508,10 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 					own.push(`${where}: no answer (${redactedSnippet(String(failure))})`);
 				}
 			}
-			const upload = photo && storage ? await uploadOutcome(storage, item, own) : undefined;
 			differences.push(...own);
 			log(
 				`  ${task.name}: ${error ? 'failed' : String(item?.status)}, id ${created[task.name] ?? '–'}, ${String(item?.creditsCharged ?? '–')} credits${own.length ? `; ${own.length} difference(s)` : ''}`,
 			);
-			if (upload) log(`    ${upload.line}`);
 			fixtures.push(
 				writeFixture(join(options.out, 'tasks'), task.name, {
 					task: task.name,
@@ -617,25 +523,11 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 					error: error ? { message: error.message, description: error.description } : null,
 					answers: mine,
 					readAgain: reread ?? null,
-					...(upload ? { upload: upload.record } : {}),
 				}),
 			);
 		};
 		try {
-			await Promise.all(
-				tasks.filter((task) => !task.source).map(async (task) => await runTask(task)),
-			);
-			const fileTask = tasks.find((task) => task.source === 'file');
-			const probe = tasks.find((task) => task.source === 'dataUri');
-			if (fileTask && probe && options.storage) {
-				const photo = await photoFile(options.storage.imageFile, imageUrl);
-				// After the URL tasks: the same API's answers are told apart by when they came.
-				await runTask(fileTask, photo, recorder.answers.length);
-				const outcome = await probeDataUri(options, probe, photo);
-				log(`  ${probe.name}: ${outcome.line}`);
-				fixtures.push(writeFixture(join(options.out, 'tasks'), probe.name, outcome.record));
-				if (outcome.taskId) created[probe.name] = outcome.taskId;
-			}
+			await Promise.all(tasks.map(async (task) => await runTask(task)));
 		} finally {
 			recorder.stop();
 		}
@@ -670,178 +562,13 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 	return { plan: tasks, totalCredits, spent: options.spend, differences, tasks: created, fixtures };
 }
 
-// ---------------------------------------------------------------------------------------------
-// A photo that is a file
-
-interface PhotoFile {
-	bytes: Buffer;
-	mimeType: string;
-	fileName: string;
-}
-
-/** JPEG, PNG or WebP, by the bytes' signature (what the service accepts). */
-function photoType(bytes: Buffer): string | undefined {
-	if (bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))) return 'image/jpeg';
-	if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'image/png';
-	if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
-		return 'image/webp';
-	return undefined;
-}
-
-/** The photo file: the one given, or the image URL's bytes as a download node would attach them. */
-async function photoFile(file: string | undefined, imageUrl: string): Promise<PhotoFile> {
-	let bytes: Buffer;
-	if (file) bytes = await readFile(file);
-	else {
-		const response = await fetch(imageUrl, { signal: AbortSignal.timeout(STYLE_TIMEOUT_MS) });
-		if (!response.ok) throw new Error(`the image URL answered HTTP ${response.status}`);
-		bytes = Buffer.from(await response.arrayBuffer());
-	}
-	const mimeType = photoType(bytes);
-	if (!mimeType) throw new Error(`${file ?? imageUrl} is not a JPEG, PNG or WebP photo`);
-	const name = (file ?? new URL(imageUrl).pathname).split('/').pop() || 'photo';
-	return { bytes, mimeType, fileName: name };
-}
-
-function photoItem(photo: PhotoFile): INodeExecutionData {
-	return {
-		json: {},
-		binary: {
-			data: {
-				data: photo.bytes.toString('base64'),
-				mimeType: photo.mimeType,
-				fileName: photo.fileName,
-			},
-		},
-	};
-}
-
-/**
- * What became of the upload: the link the service was given (shown without its signature), and
- * whether the object is gone from the bucket, asked with a signed HEAD.
- */
-async function uploadOutcome(
-	settings: StorageSettings,
-	item: IDataObject | undefined,
-	out: string[],
-): Promise<{ line: string; record: IDataObject }> {
-	const input = (item?.input ?? {}) as IDataObject;
-	let link: URL | undefined;
-	try {
-		link = new URL(String(input.imageUrl));
-	} catch {
-		out.push('virtualStaging-from-file: the item shows no link the service was given');
-		return { line: 'no link in the item', record: {} };
-	}
-	const object = `${link.origin}${link.pathname}`;
-	const presigned = link.searchParams.has('X-Amz-Signature');
-	if (!presigned) out.push(`virtualStaging-from-file: the link sent is not presigned: ${object}`);
-	let status: number | string;
-	try {
-		const head = await fetch(object, {
-			method: 'HEAD',
-			headers: signedHeaders(
-				{ method: 'HEAD', url: object, payloadHash: EMPTY_SHA256 },
-				settings,
-				new Date(),
-			),
-			redirect: 'manual',
-			signal: AbortSignal.timeout(STYLE_TIMEOUT_MS),
-		});
-		status = head.status;
-	} catch (error) {
-		status = redactedSnippet(String(error));
-	}
-	const gone = status === 404;
-	if (!gone)
-		out.push(
-			`virtualStaging-from-file: the upload is still in the bucket after the task (HEAD ${status})`,
-		);
-	const expires = link.searchParams.get('X-Amz-Expires');
-	return {
-		line: `the service fetched ${object} through a presigned link (${expires ?? '?'} s); afterwards the object is ${gone ? 'gone (HEAD 404)' : `not gone (HEAD ${status})`}`,
-		record: { object, presigned, expiresSeconds: expires, headAfterTask: status },
-	};
-}
-
-/** How long the probe waits for an accepted task to end; its status is reported either way. */
-const PROBE_WAIT_MS = 120_000;
-
-/**
- * One create with the photo as a `data:` URI in `imageUrl`. Accepted: the task id and the status
- * it reached. Refused: the code and message. Either way it is only reported.
- */
-async function probeDataUri(
-	options: CheckLiveOptions,
-	task: PlannedTask,
-	photo: PhotoFile,
-): Promise<{ line: string; record: IDataObject; taskId?: string }> {
-	const base = serviceBaseUrl(options.baseUrl);
-	const path = `/api/v1/${task.api.name}/generate`;
-	const imageUrl = `data:${photo.mimeType};base64,${photo.bytes.toString('base64')}`;
-	const sent = { imageUrl: `data:${photo.mimeType};base64,… (${photo.bytes.length} bytes)` };
-	let answer: Answer;
-	try {
-		const response = await fetch(`${base}${path}`, {
-			method: 'POST',
-			headers: { APIKEY: options.apiKey, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ imageUrl }),
-			redirect: 'manual',
-			signal: AbortSignal.timeout(STYLE_TIMEOUT_MS * 4),
-		});
-		const raw = await response.text();
-		answer = { method: 'POST', path, status: response.status, raw, answer: parsed(raw) };
-	} catch (error) {
-		const reason = redactedSnippet(String(error));
-		return { line: `no answer (${reason})`, record: { sent, error: reason } };
-	}
-	// A refusal may quote the URI back: the report shows it as it shows what was sent.
-	const quoted = answer.raw.split(imageUrl).join(sent.imageUrl);
-	answer = { ...answer, raw: quoted, answer: parsed(quoted) };
-	const body = isObject(answer.answer) ? answer.answer : {};
-	if (answer.status !== 200 || body.code !== 0 || !isTaskId(body.data)) {
-		const line = `refused: HTTP ${answer.status}, code ${String(body.code ?? '–')}, ${JSON.stringify(body.message ?? redactedSnippet(answer.raw))}`;
-		return { line, record: { sent, accepted: false, answer } };
-	}
-	const taskId = String(body.data);
-	let status = 'Unprocessed';
-	let last: Answer | undefined;
-	const deadline = Date.now() + PROBE_WAIT_MS;
-	while (Date.now() < deadline) {
-		try {
-			last = await readTask(options, task.api, taskId);
-		} catch {
-			break;
-		}
-		const data = isObject(last.answer) && isObject(last.answer.data) ? last.answer.data : {};
-		status = String(data.status ?? status);
-		if (status === 'Success' || status === 'Failed') break;
-		await new Promise((resolve) => setTimeout(resolve, 3000));
-	}
-	return {
-		line: `accepted: task ${taskId}, status ${status}`,
-		record: { sent, accepted: true, answer, taskId, status, lastRead: last ?? null },
-		taskId,
-	};
-}
-
 const USAGE = `npm run check:live -- [--spend --image-url <url>] [options]
 
   --api-key <key>     the API key (default: IDEAL_HOUSE_API_KEY)
   --base-url <url>    the service (default: IDEAL_HOUSE_BASE_URL, else ${DEFAULT_BASE_URL})
   --spend             run the tasks and spend the credits the plan prints
   --image-url <url>   the public room photo every task works on (required with --spend)
-  --out <folder>      where the answers are saved (default: test/fixtures/live/<date>/)
-  --storage           also a photo that is a file: one Virtual Staging task through your own
-                      S3-compatible bucket (1 credit), and one create with the photo as a data:
-                      URI, only reported (at most 1 credit); the bucket from:
-  --storage-endpoint <url>           IDEAL_HOUSE_STORAGE_ENDPOINT
-  --storage-region <region>          IDEAL_HOUSE_STORAGE_REGION (default us-east-1)
-  --storage-bucket <name>            IDEAL_HOUSE_STORAGE_BUCKET
-  --storage-access-key-id <id>       IDEAL_HOUSE_STORAGE_ACCESS_KEY_ID
-  --storage-secret-access-key <key>  IDEAL_HOUSE_STORAGE_SECRET_ACCESS_KEY
-  --storage-force-path-style         IDEAL_HOUSE_STORAGE_FORCE_PATH_STYLE=true (MinIO, most self-hosted stores)
-  --image-file <path>  the photo file (default: the bytes of --image-url)`;
+  --out <folder>      where the answers are saved (default: test/fixtures/live/<date>/)`;
 
 export function parseArgs(
 	argv: string[],
@@ -855,17 +582,7 @@ export function parseArgs(
 		return next;
 	};
 	if (argv.includes('--help') || argv.includes('-h')) return 'help';
-	const known = [
-		'--api-key',
-		'--base-url',
-		'--spend',
-		'--image-url',
-		'--out',
-		'--storage',
-		...STORAGE_OPTIONS.map(([option]) => `--${option}`),
-		'--storage-force-path-style',
-		'--image-file',
-	];
+	const known = ['--api-key', '--base-url', '--spend', '--image-url', '--out'];
 	const unknown = argv.filter((arg) => arg.startsWith('--') && !known.includes(arg));
 	if (unknown.length > 0) throw new Error(`unknown option ${unknown[0]}`);
 	const date = new Date().toISOString().slice(0, 10);
@@ -875,35 +592,8 @@ export function parseArgs(
 		spend: argv.includes('--spend'),
 		imageUrl: value('image-url'),
 		out: value('out') ?? join(REPO, 'test', 'fixtures', 'live', date),
-		...(argv.includes('--storage')
-			? {
-					storage: {
-						credentials: {
-							...Object.fromEntries(
-								STORAGE_OPTIONS.map(([option, field, variable]) => [
-									field,
-									value(option) ?? env[variable] ?? '',
-								]),
-							),
-							forcePathStyle:
-								argv.includes('--storage-force-path-style') ||
-								/^(1|true|yes)$/i.test(env.IDEAL_HOUSE_STORAGE_FORCE_PATH_STYLE ?? ''),
-						},
-						imageFile: value('image-file'),
-					},
-				}
-			: {}),
 	};
 }
-
-/** The storage settings: option, credential field, environment variable. */
-const STORAGE_OPTIONS: Array<[string, string, string]> = [
-	['storage-endpoint', 'endpoint', 'IDEAL_HOUSE_STORAGE_ENDPOINT'],
-	['storage-region', 'region', 'IDEAL_HOUSE_STORAGE_REGION'],
-	['storage-bucket', 'bucket', 'IDEAL_HOUSE_STORAGE_BUCKET'],
-	['storage-access-key-id', 'accessKeyId', 'IDEAL_HOUSE_STORAGE_ACCESS_KEY_ID'],
-	['storage-secret-access-key', 'secretAccessKey', 'IDEAL_HOUSE_STORAGE_SECRET_ACCESS_KEY'],
-];
 
 /** The command line: 0 when every answer has the expected shape, 1 when not, 2 on a usage error. */
 export async function main(

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console */
 /**
  * Demo: the three nodes run in n8n's own workflow engine against the local stand-in service, on the
  * real clock (tasks take 3 s, the nodes poll every 3 s), and the account is checked afterwards.
@@ -9,10 +9,13 @@
  */
 import './n8n-env';
 
-import type { INodeExecutionData } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startService, type RunningService } from '../service/server';
 import { runNode, type RunOptions } from '../dev/harness/engine';
+import { exampleForLocalSetUp } from '../dev/local-examples';
 import { creditsOf } from '../dev/prices';
 
 const TASK_SECONDS = 3;
@@ -50,11 +53,46 @@ interface Row {
 	problem?: string;
 }
 
+interface ExampleNode {
+	type: string;
+	parameters: Record<string, unknown>;
+}
+
+/**
+ * The README's Quick start as `examples/quick-start.json` ships it, rewritten for the local
+ * service as every real-n8n suite rewrites an example: its photo field becomes the item, and its
+ * Photo Enhancer's parameters the step's.
+ */
+function quickStartStep(service: RunningService, wait: { pollInterval: number }): Step {
+	const file = join(__dirname, '..', 'examples', 'quick-start.json');
+	const { nodes } = JSON.parse(
+		exampleForLocalSetUp(readFileSync(file, 'utf8'), { service: service.baseUrl }),
+	) as { nodes: ExampleNode[] };
+	const photo = nodes.find((node) => node.type === 'n8n-nodes-base.set');
+	const enhancer = nodes.find((node) => node.type === 'n8n-nodes-ideal-house.photoEnhancer');
+	if (!photo || !enhancer) throw new Error(`${file}: no Set node or no Photo Enhancer`);
+	const fields = (
+		photo.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }
+	).assignments;
+	return {
+		title: "Quick start (examples/quick-start.json): the README's first photo",
+		node: 'photoEnhancer',
+		items: [
+			{ json: Object.fromEntries(fields.map((field) => [field.name, field.value])) as IDataObject },
+		],
+		parameters: {
+			...enhancer.parameters,
+			options: { ...(enhancer.parameters.options as object), ...wait },
+		},
+	};
+}
+
 function steps(service: RunningService, maskPng: Buffer): Step[] {
 	const sample = (name: string) => `${service.baseUrl}/samples/${name}`;
-	// The spec's lowest poll interval, so the demo waits as little as the service allows.
+	// The API's lowest poll interval, so the demo waits as little as the service allows.
 	const wait = { pollInterval: 3 };
 	return [
+		quickStartStep(service, wait),
 		{
 			title: 'Photo Enhancer: three listing photos, three presets, one run',
 			node: 'photoEnhancer',

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * Prints what saved workflows see of the package (`dev/node-descriptions.ts`): the three nodes'
- * descriptions and the two credentials, keys sorted. With `--write`, updates the snapshot that
+ * descriptions and the credential, keys sorted. With `--write`, updates the snapshot that
  * `test/descriptions.test.ts` compares against, for a change to the descriptions that is meant.
  *
  *   npx tsx scripts/describe-nodes.ts            # to stdout

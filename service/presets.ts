@@ -1,4 +1,4 @@
-// Typed out from the spec's 11 category lists on purpose: the stand-in must not share the nodes'
+// Typed out from the 11 category lists of docs/ideal-house-api.md#presets on purpose: the stand-in must not share the nodes'
 // table, or a typo there would be accepted here too and go unnoticed.
 
 export const PRESET_CATEGORIES: Readonly<Record<string, readonly string[]>> = {

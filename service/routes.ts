@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-// The photo enhancer and object remover rules as the spec states them, the task creation and
+// The photo enhancer and object remover rules as docs/ideal-house-api.md states them, the task creation and
 // the result view that every API shares. Everything here throws ServiceError for envelope errors;
 // the server turns it into HTTP 200 + {code, message, data: null}.
 import type { ClientRequest } from 'node:http';

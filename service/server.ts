@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
-// A local stand-in for the Ideal House API (spec: service-api-v1.md for the photo enhancer and
-// object remover, ideal-house-api-catalog.md for the rest), for developing and testing clients
+// A local stand-in for the Ideal House API as docs/ideal-house-api.md describes it, for developing
+// and testing clients
 // without credits, network or waiting: same paths, envelope, error codes, credits and task
 // lifecycle, plus counters and fault injection a real server cannot offer.
 import * as http from 'node:http';

@@ -1,5 +1,5 @@
 // GET /api/v1/style/<styleKey>/getStyles: the option lists behind the style fields of five APIs
-// (catalog §1.7). The catalog shows each option's fields (name, id, url) but not how the groups
+// (docs/ideal-house-api.md#style-config). The pages show each option's fields (name, id, url) but not how the groups
 // are nested in `data`, so the service can answer in either of two plausible shapes.
 import { createHash } from 'node:crypto';
 import { CODE, ServiceError } from './envelope.ts';

@@ -1,4 +1,4 @@
-// Sample options for the five style keys of the catalog (§1.7). The catalog gives the keys and
+// Sample options for the five style keys (docs/ideal-house-api.md#style-config). The pages give the keys and
 // their groups but no option values, so these are the service's own: real-estate vocabulary a
 // user would expect to pick from, each with an English and a Chinese display name.
 

@@ -1,5 +1,5 @@
 // Which queue a task waits in. Most APIs share one pool of workers per API (the `workers`
-// setting). AI 3D runs one task at a time per account (catalog §1.6), so each API key gets its
+// setting). AI 3D runs one task at a time per account (docs/ideal-house-api.md#limits), so each API key gets its
 // own single-worker queue there, untouched by `workers`: one account's backlog never delays
 // another's, and waitNumber counts only the account's own tasks.
 import { API_ROWS, isCatalogApi } from './apis.ts';

@@ -5,7 +5,7 @@ import type { CatalogApi } from './apis.ts';
 import type { Random } from './prng.ts';
 import type { Slot } from './queue.ts';
 
-/** The two APIs of service-api-v1.md, each with its own create handler. */
+/** The photo enhancer and the object remover, each with its own create handler. */
 export type SpecApi = 'photoEnhancer' | 'objectRemover';
 
 export const SPEC_APIS: readonly SpecApi[] = ['photoEnhancer', 'objectRemover'];

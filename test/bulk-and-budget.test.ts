@@ -141,7 +141,7 @@ describe('bulk runs', () => {
 			'error',
 			'Success',
 		]);
-		expect(items[1].json.error).toMatch(/1011 \(PARAM_ERROR\).*image too small/);
+		expect(items[1].json.error).toMatch(/code 1011, .*"image too small"/);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 });

@@ -39,19 +39,20 @@ test('the nodes of one API have no Resource field; their create keeps the name s
 		expect(names).not.toContain('resource');
 		const operation = node.description.properties.find((property) => property.name === 'operation');
 		expect(operation?.default).toBe(create);
-		expect((operation?.options as Array<{ value: string }>).map((option) => option.value)).toEqual([
-			create,
-			'getResult',
-		]);
+		const values = (operation?.options as Array<{ value: string }>).map((option) => option.value);
+		expect(values.sort()).toEqual([create, 'getResult'].sort());
 	}
 });
 
-test('the node lists each resource once, Other API last', () => {
-	const options = new IdealHouse().description.properties.find(
+test('the node lists each resource once, by name, and starts on Virtual Staging', () => {
+	const field = new IdealHouse().description.properties.find(
 		(property) => property.name === 'resource',
-	)?.options as Array<{ value: string }>;
+	);
+	const options = field?.options as Array<{ name: string; value: string }>;
 	const values = options.map((option) => option.value);
 	expect(new Set(values).size).toBe(values.length);
-	expect(values).toEqual(RESOURCES.map((resource) => resource.value));
-	expect(values[values.length - 1]).toBe('custom');
+	expect([...values].sort()).toEqual(RESOURCES.map((resource) => resource.value).sort());
+	const names = options.map((option) => option.name);
+	expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	expect(field?.default).toBe('virtualStaging');
 });

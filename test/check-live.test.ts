@@ -3,26 +3,15 @@
  * `npm run check:live` against the local service with a known key: the plan and the style lists
  * spend nothing; --spend runs the planned tasks through the nodes, the balance drops by exactly
  * the printed total, and the answers are saved without the key. Both shapes of the style answer
- * are read without a difference; a shape the node's loader cannot read is reported. With
- * --storage, a photo file goes through a real S3 server (s3rver behind the signature-verifying
- * proxy) and the `data:` URI probe's answer is reported.
+ * are read without a difference; a shape the node's loader cannot read is reported.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { main } from '../scripts/check-live';
 import type { RunningService } from '../service/server.ts';
-import { eachTestOnTheLocalService, sampleBytes, sampleUrl } from './e2e/helpers';
-import {
-	startTestStorage,
-	STORAGE_BUCKET,
-	STORAGE_KEY_ID,
-	STORAGE_REGION,
-	STORAGE_SECRET,
-	type TestStorage,
-} from './helpers/s3-storage';
+import { eachTestOnTheLocalService, sampleUrl } from './e2e/helpers';
 
 // eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets
 const KEY = 'live-check-key-7d41b2';
@@ -40,17 +29,10 @@ beforeEach(() => {
 afterEach(() => rmSync(out, { recursive: true, force: true }));
 
 async function run(...args: string[]): Promise<{ code: number; output: string }> {
-	return await runWith({}, ...args);
-}
-
-async function runWith(
-	env: Record<string, string>,
-	...args: string[]
-): Promise<{ code: number; output: string }> {
 	const lines: string[] = [];
 	const code = await main(
 		['--base-url', service.baseUrl, '--out', out, ...args],
-		{ IDEAL_HOUSE_API_KEY: KEY, ...env },
+		{ IDEAL_HOUSE_API_KEY: KEY },
 		(line) => lines.push(line),
 	);
 	return { code, output: lines.join('\n') };
@@ -167,118 +149,5 @@ describe('check:live', () => {
 		expect(output).not.toContain('wrong-key-1234');
 		for (const file of filesUnder(out))
 			expect(readFileSync(file, 'utf8')).not.toContain('wrong-key-1234');
-	});
-});
-
-describe('check:live --storage', () => {
-	let storage: TestStorage;
-	beforeAll(async () => {
-		storage = await startTestStorage();
-	});
-	afterAll(async () => await storage.close());
-	beforeEach(() => {
-		storage.requests.length = 0;
-	});
-
-	/** The bucket as a key holder sets it, in the environment; path style, as s3rver needs. */
-	const storageEnv = () => ({
-		IDEAL_HOUSE_STORAGE_ENDPOINT: storage.endpoint,
-		IDEAL_HOUSE_STORAGE_REGION: STORAGE_REGION,
-		IDEAL_HOUSE_STORAGE_BUCKET: STORAGE_BUCKET,
-		IDEAL_HOUSE_STORAGE_ACCESS_KEY_ID: STORAGE_KEY_ID,
-		IDEAL_HOUSE_STORAGE_SECRET_ACCESS_KEY: STORAGE_SECRET,
-		IDEAL_HOUSE_STORAGE_FORCE_PATH_STYLE: 'true',
-	});
-	const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-	it('without --spend adds the file task and the data: URI probe to the plan, and touches nothing', async () => {
-		const { code, output } = await runWith(storageEnv(), '--storage');
-		expect(code).toBe(0);
-		expect(output).toMatch(/virtualStaging-from-file +1 credit +Virtual Staging: .*your bucket/);
-		expect(output).toMatch(
-			/dataUri-probe +1 credit +Virtual Staging: .*data: URI.*at most 1 credit/,
-		);
-		expect(output).toMatch(/Total: 15 credits at most/);
-		expect(output).toContain(`through bucket "${STORAGE_BUCKET}" at 127.0.0.1:`);
-		expect(output).toContain('Spending nothing');
-		expect(storage.requests).toEqual([]);
-		expect(service.stats().tasksCreated.total).toBe(0);
-		expect(service.balance(KEY)).toBe(START);
-	});
-
-	it('refuses --storage without a bucket, naming where to set it, before any request', async () => {
-		const env: Record<string, string> = storageEnv();
-		delete env.IDEAL_HOUSE_STORAGE_BUCKET;
-		const { code, output } = await runWith(env, '--storage');
-		expect(code).toBe(2);
-		expect(output).toMatch(
-			/--storage: Bucket is not a valid bucket name: it is empty.*IDEAL_HOUSE_STORAGE_\*/,
-		);
-		expect(service.stats().requests.total).toBe(0);
-		expect(storage.requests).toEqual([]);
-	});
-
-	it('with --spend stages the photo file through the bucket, the object gone after, and reports the data: URI probe', async () => {
-		const photo = await sampleBytes(service, 'living-room.png');
-		const { code, output } = await runWith(
-			{},
-			'--spend',
-			'--storage',
-			'--image-url',
-			sampleUrl(service, 'living-room.png'),
-			// The settings as options this time, the secret among them.
-			'--storage-endpoint',
-			storage.endpoint,
-			'--storage-region',
-			STORAGE_REGION,
-			'--storage-bucket',
-			STORAGE_BUCKET,
-			'--storage-access-key-id',
-			STORAGE_KEY_ID,
-			'--storage-secret-access-key',
-			STORAGE_SECRET,
-			'--storage-force-path-style',
-		);
-		expect(output).toContain('Differences: none');
-		expect(code).toBe(0);
-		expect(output).toMatch(/virtualStaging-from-file: Success, id \d{17,}, 1 credits/);
-		expect(output).toMatch(
-			/the service fetched http:\/\/127\.0\.0\.1:\d+\/listing-photos\/ideal-house-uploads\/[0-9a-f]{32}\.png through a presigned link \(\d+ s\); afterwards the object is gone \(HEAD 404\)/,
-		);
-
-		// The service's input was the file's own bytes, fetched through the link; nothing is left.
-		const put = storage.requests.filter((request) => request.method === 'PUT');
-		expect(put).toMatchObject([{ status: 200, sha256: sha256(photo), verdict: { ok: true } }]);
-		const fetched = storage.requests.filter(
-			(request) => request.method === 'GET' && request.verdict.ok && request.verdict.presigned,
-		);
-		expect(fetched).toMatchObject([{ path: put[0].path, status: 200, sha256: sha256(photo) }]);
-		expect(storage.requests.filter((request) => request.method === 'DELETE')).toMatchObject([
-			{ path: put[0].path, status: 204 },
-		]);
-		expect(await storage.keys()).toEqual([]);
-		expect(storage.requests.every((request) => request.verdict.ok)).toBe(true);
-		const fileTask = service
-			.stats()
-			.tasks.find((task) => String(task.imageUrl).includes('/ideal-house-uploads/'));
-		expect(new URL(String(fileTask?.imageUrl)).pathname).toBe(put[0].path);
-
-		// The local service fetches only http(s): the probe is refused, its code and message shown.
-		expect(output).toContain(
-			`dataUri-probe: refused: HTTP 200, code 1011, "imageUrl (data:image/png;base64,… (${photo.length} bytes)) must be an http or https URL"`,
-		);
-		const probe = JSON.parse(readFileSync(join(out, 'tasks', 'dataUri-probe.json'), 'utf8'));
-		expect(probe.accepted).toBe(false);
-		expect(probe.sent.imageUrl).toBe(`data:image/png;base64,… (${photo.length} bytes)`);
-		// Four URL tasks and the file task; the refused probe cost nothing.
-		expect(service.stats().tasksCreated.total).toBe(5);
-		expect(START - service.balance(KEY)).toBe(14);
-
-		for (const file of filesUnder(out)) {
-			const text = readFileSync(file, 'utf8');
-			expect(text).not.toContain(KEY);
-			expect(text).not.toContain(STORAGE_SECRET);
-		}
-		expect(output).not.toContain(STORAGE_SECRET);
 	});
 });

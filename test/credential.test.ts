@@ -94,7 +94,9 @@ describe('the credential', () => {
 			credentials: { apiKey: API_KEY, baseUrl: 'http://api.ideal.house' },
 		});
 
-		expect(error?.message).toContain('must start with https://');
+		expect(error?.message).toBe("The 'Ideal House API' credential did not send the key [item 0]");
+		expect(error?.description).toContain('must start with https://');
+		expect(error?.description).toMatch(/Nothing was created or charged/);
 		expect(recorded).toEqual([]);
 		expect(JSON.stringify(run)).not.toContain(API_KEY);
 	});
@@ -133,7 +135,7 @@ describe('the credential', () => {
 			credentials: { apiKey: 'local-dev-key', baseUrl: 'http://api.localhost:8787' },
 		});
 
-		expect(error?.message).toContain('must start with https://');
+		expect(error?.description).toContain('must start with https://');
 		expect(recorded).toEqual([]);
 		expect(JSON.stringify(run)).not.toContain('local-dev-key');
 	});

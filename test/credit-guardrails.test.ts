@@ -177,7 +177,7 @@ describe('Credit Limit', () => {
 
 		expect(requestsTo(PE.create).map((request) => request.body)).toEqual([body(0), body(1)]);
 		expect(items.map((item) => item.json.error ?? item.json.id)).toEqual([
-			'Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: image too small',
+			'Ideal House answered code 1011, a request parameter is missing or not valid: "image too small" [item 0]',
 			'83',
 			limitError(10, 10, 10, 2),
 		]);
@@ -527,10 +527,13 @@ describe('Preview', () => {
 });
 
 describe('the first "not enough credits" stops the creates not yet sent', () => {
-	const NO_CREDITS =
-		'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits';
-	const TOP_UP =
-		'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.';
+	const TOP_UP = 'Top up credits in your Ideal House account. Then run the node again.';
+	/** The item whose create the service answered with 9051. */
+	const refused = (index: number) =>
+		`Ideal House refused the task: the account does not have enough credits: code 9051, "coins not enough" [item ${index}]`;
+	/** An item held back after it. */
+	const heldBack = (index: number) =>
+		`Ideal House refused an earlier task of this execution: the account does not have enough credits (code 9051), so this item was not sent [item ${index}]`;
 
 	test('at one request a second, the items waiting their turn are not sent, each with the 9051 error', async () => {
 		refuseCreates(PE, 9051, 'coins not enough');
@@ -545,13 +548,16 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 		expect(recorded.map((request) => request.body)).toEqual([body(0)]);
 		expect(items).toEqual([
 			{
-				json: { error: `${NO_CREDITS}: coins not enough`, details: { description: TOP_UP } },
+				json: {
+					error: refused(0),
+					details: { description: `Nothing was created or charged for this item. ${TOP_UP}` },
+				},
 				pairedItem: { item: 0 },
 			},
 			...[1, 2, 3].map((index) => ({
 				json: {
-					error: `${NO_CREDITS}: the service refused an earlier create of this execution for it, so no request was sent for this item`,
-					details: { description: TOP_UP },
+					error: heldBack(index),
+					details: { description: `Nothing was sent or charged for this item. ${TOP_UP}` },
 				},
 				pairedItem: { item: index },
 			})),
@@ -577,10 +583,7 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 			items: photos(1),
 		});
 
-		expect(first.items.map((item) => item.json.error)).toEqual([
-			`${NO_CREDITS}: coins not enough`,
-			`${NO_CREDITS}: the service refused an earlier create of this execution for it, so no request was sent for this item`,
-		]);
+		expect(first.items.map((item) => item.json.error)).toEqual([refused(0), heldBack(1)]);
 		expect(recorded.map((request) => request.body)).toEqual([body(0), body(0)]);
 		expect(next.items[0].json).toEqual({ id: '87', status: 'Unprocessed', creditsCharged: 10 });
 	});
@@ -603,8 +606,8 @@ describe('the first "not enough credits" stops the creates not yet sent', () => 
 		]);
 		expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
 			'Success',
-			`${NO_CREDITS}: coins not enough`,
-			`${NO_CREDITS}: the service refused an earlier create of this execution for it, so no request was sent for this item`,
+			refused(1),
+			heldBack(2),
 		]);
 	});
 });

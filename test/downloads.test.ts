@@ -168,7 +168,7 @@ describe('Download Result fetches only what it should', () => {
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: download });
 
 		expect(error?.message).toBe(
-			'The result of task 61 was not downloaded: the request to the file host failed: certificate has expired',
+			'The result of task 61 was not downloaded: the request to the file host ended without an answer: certificate has expired [item 0]',
 		);
 		expect(error?.description).toMatch(/Get Result operation and task ID 61/);
 	});
@@ -220,7 +220,7 @@ describe('downloads', () => {
 		});
 
 		expect(error?.message).toBe(
-			'The result of task 61 was not downloaded: the file host did not send the file within 0.6 s',
+			'The result of task 61 was not downloaded: the file host did not send the file within 0.6 s [item 0]',
 		);
 		expect(service.seen.filter((request) => request.path.startsWith('/results/'))).toHaveLength(1);
 	});

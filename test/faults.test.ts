@@ -56,39 +56,54 @@ function socketError(code: string, nested = false): Error {
 
 describe('error envelopes become errors that say what to do', () => {
 	const cases: Array<[number, string, RegExp, RegExp]> = [
-		[1001, 'image download failed', /1001 \(FAILED\).*image download failed/, /correct the input/i],
-		[1003, 'internal', /1003 \(INTERNAL_ERROR\)/, /retry after a short delay/i],
+		[
+			1001,
+			'image download failed',
+			/^Ideal House answered code 1001, the request was not carried out: "image download failed" \[item 0\]$/,
+			/correct the input/i,
+		],
+		[
+			1003,
+			'internal',
+			/^Ideal House answered code 1003, the service had an internal fault/,
+			/run the node again after a short delay/i,
+		],
 		[
 			1011,
 			'imageUrl is invalid',
-			/1011 \(PARAM_ERROR\).*imageUrl is invalid/,
+			/code 1011, a request parameter is missing or not valid: "imageUrl is invalid"/,
 			/fix the parameter/i,
 		],
 		[
 			5002,
 			'API_KEY_INVALID',
-			/5002 \(API_KEY_INVALID\)/,
+			/code 5002, the API key is missing or not valid/,
 			/check the API key in the "Ideal House API" credential/i,
 		],
 		[
 			9010,
 			'SCAN_TEXT_ERROR',
-			/9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review/,
+			/code 9010, the prompt did not pass the text review/,
 			/rephrase the prompt/i,
 		],
 		[
 			9038,
 			'PROHIBITED_CONTENT',
-			/9038 \(PROHIBITED_CONTENT\).*generated image was rejected/,
+			/code 9038, the generated image did not pass the content review/,
 			/different image/i,
 		],
 		[
 			9051,
 			'COINS_NOT_ENOUGH',
-			/9051 \(COINS_NOT_ENOUGH\).*not have enough credits/,
+			/^Ideal House refused the task: the account does not have enough credits: code 9051/,
 			/top up credits/i,
 		],
-		[4242, 'something new', /Ideal House error 4242: something new/, /not documented/i],
+		[
+			4242,
+			'something new',
+			/^Ideal House answered code 4242: "something new" \[item 0\]$/,
+			/documentation does not list/i,
+		],
 	];
 
 	test.each(cases)(
@@ -119,7 +134,7 @@ describe('error envelopes become errors that say what to do', () => {
 
 		const { error, run } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(error?.message).toContain(`Ideal House error ${code}`);
+		expect(error?.message).toContain(`Ideal House answered code ${code}`);
 		expect(error?.message).toContain(message);
 		expect(error?.httpCode).toBe(String(status));
 		expectNoKey(run);
@@ -130,8 +145,12 @@ describe('error envelopes become errors that say what to do', () => {
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(error?.message).toBe('Ideal House answered HTTP 502: 502 Bad Gateway');
-		expect(error?.description).toMatch(/retry after a short delay/i);
+		expect(error?.message).toBe(
+			'Ideal House is unavailable right now: HTTP 502, "502 Bad Gateway" [item 0]',
+		);
+		// A create behind a 5xx may have been taken: no advice to send it again.
+		expect(error?.description).toMatch(/may have been created and charged/);
+		expect(error?.description).not.toMatch(/run the node again|retry/i);
 	});
 
 	test('an error while polling fails the item with the service message', async () => {
@@ -139,7 +158,7 @@ describe('error envelopes become errors that say what to do', () => {
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(error?.message).toMatch(/1011 \(PARAM_ERROR\).*taskId not found/);
+		expect(error?.message).toMatch(/code 1011, .*"taskId not found"/);
 		expect(requestsTo(PE.result)).toHaveLength(1);
 	});
 });
@@ -161,7 +180,7 @@ describe('a create answered with code 0 but no usable id', () => {
 
 			expect(items).toEqual([]);
 			expect(error?.message).toBe(
-				`Ideal House accepted the request (code 0) but sent no usable task id (data: ${quotedData})`,
+				`Ideal House accepted the request (code 0) but sent no usable task id (data: ${quotedData}) [item 0]`,
 			);
 			expect(error?.description).toMatch(/may have been created and charged/);
 			expect(error?.description).toMatch(/Get Result/);
@@ -176,7 +195,7 @@ describe('a create answered with code 0 but no usable id', () => {
 
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(error?.message).toMatch(/no usable task id \(data: missing\)$/);
+		expect(error?.message).toMatch(/no usable task id \(data: missing\) \[item 0\]$/);
 		expect(requestsTo(PE.create)).toHaveLength(1);
 	});
 
@@ -209,7 +228,7 @@ describe('a create answered with code 0 but no usable id', () => {
 
 		expect(items).toHaveLength(1);
 		expect(items[0].json.error).toBe(
-			'Ideal House accepted the request (code 0) but sent no usable task id (data: {"ticket":"A-77"})',
+			'Ideal House accepted the request (code 0) but sent no usable task id (data: {"ticket":"A-77"}) [item 0]',
 		);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
@@ -240,7 +259,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 		});
 
 		expect(error?.message).toBe(
-			`Task ${BIG_ID} did not finish within 60 s (no status received yet)`,
+			`Task ${BIG_ID} did not finish within 60 s (no status received yet) [item 0]`,
 		);
 		expect(error?.description).toMatch(`task ID ${BIG_ID}`);
 		expect(requestsTo(PE.create)).toHaveLength(1);
@@ -257,7 +276,7 @@ describe('a status answer with code 0 but no usable task is a passing fault', ()
 
 		expect(requestsTo(PE.result)).toHaveLength(5);
 		expect(error?.message).toBe(
-			'Ideal House sent an unexpected response: the result call returned no task (data: [])',
+			'Ideal House sent an unexpected response: the result call returned no task (data: []) [item 0]',
 		);
 	});
 });
@@ -295,7 +314,7 @@ describe('a status answer about another task is never taken for the task asked a
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			`Ideal House sent an unexpected response: asked for task ${BIG_ID}, the answer is about task 77`,
+			`Ideal House sent an unexpected response: asked for task ${BIG_ID}, the answer is about task 77 [item 0]`,
 		);
 	});
 });
@@ -388,7 +407,11 @@ describe('a create is retried only when the task certainly was not created', () 
 			parameters: remove(),
 		});
 
-		expect(error?.message).toBe('Ideal House answered HTTP 429: Too Many Requests');
+		expect(error?.message).toBe(
+			'Ideal House is limiting the request rate: HTTP 429, "Too Many Requests" [item 0]',
+		);
+		// Refused every time: nothing was charged, so the advice may be to run again.
+		expect(error?.description).toMatch(/nothing was created or charged.*run the node again/i);
 		expect(requestsTo(OR.create)).toHaveLength(5);
 		expect(clock.sleeps).toEqual([2000, 4000, 8000, 16000]);
 	});
@@ -445,7 +468,7 @@ describe('a rate limit too long to wait for', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Ideal House is limiting the request rate and asked to wait 86400 s before the next request',
+			'Ideal House is limiting the request rate and asked to wait 86400 s before the next request [item 0]',
 		);
 		expect(error?.description).toBe(
 			'That is longer than this node waits (60 s). Nothing was changed: run Get Result for this task again later; the task itself is not affected.',
@@ -499,7 +522,7 @@ describe('Continue on Fail and the error output', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
-		expect(result.items[0].json.error).toMatch(/9051 \(COINS_NOT_ENOUGH\)/);
+		expect(result.items[0].json.error).toMatch(/not have enough credits: code 9051/);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		expect(result.items[1].json).toMatchObject({ id: '11', status: 'Success' });
 		expect(result.items[1].pairedItem).toEqual({ item: 1 });
@@ -531,7 +554,7 @@ describe('Continue on Fail and the error output', () => {
  */
 
 describe('network faults', () => {
-	test.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])(
+	test.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])(
 		'%s proves the request never reached the service: transient and not processed',
 		(code) => {
 			const error = networkError.call(ctx, socketError(code));
@@ -540,19 +563,15 @@ describe('network faults', () => {
 		},
 	);
 
-	test.each([
-		'ECONNRESET',
-		'ETIMEDOUT',
-		'ESOCKETTIMEDOUT',
-		'EPIPE',
-		'ECONNABORTED',
-		'EHOSTUNREACH',
-	])('%s may come after the service acted: transient, but not "not processed"', (code) => {
-		expect(networkError.call(ctx, socketError(code)).outcome).toEqual({
-			kind: 'maybeActed',
-			retry: { reason: code },
-		});
-	});
+	test.each(['ECONNRESET', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'ECONNABORTED'])(
+		'%s may come after the service acted: transient, but not "not processed"',
+		(code) => {
+			expect(networkError.call(ctx, socketError(code)).outcome).toEqual({
+				kind: 'maybeActed',
+				retry: { reason: code },
+			});
+		},
+	);
 
 	test('the code is found under the error that wraps it', () => {
 		expect(networkError.call(ctx, socketError('ECONNRESET', true)).outcome.retry?.reason).toBe(
@@ -571,8 +590,8 @@ describe('answers of the service', () => {
 		const error = thrownBy(() =>
 			readEnvelope.call(ctx, httpResponse(302, '', { location: 'http://elsewhere.example/x' })),
 		);
-		expect(error.outcome.retry).toBeUndefined();
-		expect(error.message).toContain('redirect to elsewhere.example');
+		expect(error.outcome).toEqual({ kind: 'refused' });
+		expect(error.message).toContain('a redirect: HTTP 302 to elsewhere.example');
 	});
 
 	test('code 1003 in a 200 answer: the service did not take the request', () => {
@@ -651,7 +670,7 @@ describe('errors of the node itself', () => {
 	});
 
 	test('a refused field has no meaning beyond its message: nothing was sent', () => {
-		const error = fieldError(ctx, 'Image URL', 'must be a URL');
+		const error = fieldError(ctx, 'Image URL', 'must be a URL', 'Give a URL.');
 		expect(error.message).toBe('Image URL must be a URL [item 2]');
 		expect(error.outcome).toEqual({ kind: 'neverSent' });
 	});
@@ -681,15 +700,15 @@ describe('toIdealHouseError', () => {
 	test('anything else becomes an item error that means no more than its message', () => {
 		const error = toIdealHouseError(ctx, new TypeError('boom'));
 		expect(error).toBeInstanceOf(IdealHouseItemError);
-		expect(error.message).toBe('boom');
+		expect(error.message).toBe('boom [item 2]');
 		// Nothing is known of its request: the service may have acted on it.
 		expect(error.outcome).toEqual({ kind: 'maybeActed' });
-		expect(toIdealHouseError(ctx, 'text thrown').message).toBe('text thrown');
+		expect(toIdealHouseError(ctx, 'text thrown').message).toBe('text thrown [item 2]');
 	});
 
 	test("both kinds keep n8n's class names, which its engine rethrows as they are", () => {
 		const api = networkError.call(ctx, socketError('ECONNRESET'));
-		const item = fieldError(ctx, 'Prompt', 'is empty');
+		const item = fieldError(ctx, 'Prompt', 'is empty', 'Write a prompt.');
 		expect(api).toBeInstanceOf(NodeApiError);
 		expect(api.name).toBe('NodeApiError');
 		expect(item).toBeInstanceOf(NodeOperationError);

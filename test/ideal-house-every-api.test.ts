@@ -74,14 +74,14 @@ describe('Continue on Fail', () => {
 		});
 		expect(items[2].json).toEqual({
 			error:
-				'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: COINS_NOT_ENOUGH',
+				'Ideal House refused the task: the account does not have enough credits: code 9051, "COINS_NOT_ENOUGH" [item 2]',
 			details: {
 				description:
-					'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.',
+					'Nothing was created or charged for this item. Top up credits in your Ideal House account. Then run the node again.',
 			},
 		});
 		expect(items[3].json).toEqual({
-			error: 'Task 73 did not finish within 12 s (last status Processing, 60%)',
+			error: 'Task 73 did not finish within 12 s (last status Processing, 60%) [item 3]',
 			details: {
 				id: '73',
 				creditsCharged: 1,
@@ -114,7 +114,7 @@ describe('the error output', () => {
 		});
 		expect(errorItems[1].json).toEqual({
 			error:
-				'Ideal House Plan Visualizer task 75 failed. Its 3 credits were refunded automatically',
+				'Ideal House Plan Visualizer task 75 ended with status "Failed": its 3 credits were refunded automatically [item 2]',
 			details: { id: '75', creditsCharged: 0, description: expect.any(String) },
 		});
 	});
@@ -131,7 +131,7 @@ describe('Stop', () => {
 		);
 
 		expect(items).toEqual([]);
-		expect(error?.message).toBe(`Execution stopped while waiting for task ${BIG_ID}`);
+		expect(error?.message).toBe(`Execution stopped while waiting for task ${BIG_ID} [item 0]`);
 		// One create, then only status checks of that task, and none once stopped.
 		expect(recorded[0]).toMatchObject({ method: 'POST', path: paths('homeDecor').create });
 		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, modelType: 'Pro' });
@@ -158,7 +158,7 @@ describe('Stop', () => {
 		expect(items).toEqual([
 			{
 				json: {
-					error: 'Execution stopped while waiting for task 91',
+					error: 'Execution stopped while waiting for task 91 [item 0]',
 					details: {
 						id: '91',
 						creditsCharged: 1,
@@ -195,8 +195,8 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 	];
 	const refundNote = (credits: number | null) =>
 		credits === null
-			? 'Its credits, if any, were refunded automatically'
-			: `Its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
+			? 'its credits, if any, were refunded automatically'
+			: `its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
 
 	test.each(EACH)(
 		'%s as a tool: compact JSON',
@@ -253,7 +253,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 			);
 			expect(items[0].json.details).not.toHaveProperty('id');
 			expect(items[1].json).toEqual({
-				error: `Ideal House ${label} task 102 failed. ${refundNote(credits)}`,
+				error: `Ideal House ${label} task 102 ended with status "Failed": ${refundNote(credits)} [item 1]`,
 				details: { id: '102', creditsCharged: 0, description: expect.any(String) },
 			});
 		},
@@ -268,7 +268,7 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 		);
 
 		expect(items).toEqual([]);
-		expect(error?.message).toBe('Execution stopped while waiting for task 103');
+		expect(error?.message).toBe('Execution stopped while waiting for task 103 [item 0]');
 		await quietAfterStop(() => recorded.length);
 	});
 });

@@ -13,7 +13,6 @@ import { extraBodyField, styleList } from '../nodes/IdealHouse/fields';
 import { sentAs } from '../nodes/shared/descriptions/body-fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
 import {
-	authenticationField,
 	commonDescription,
 	operationField,
 	optionsField,
@@ -98,7 +97,6 @@ describe('adding an API is data', () => {
 			description: 'A test-only API',
 			defaults: { name: 'Room Sketch' },
 			properties: [
-				authenticationField,
 				{
 					displayName: 'Resource',
 					name: 'resource',
@@ -112,11 +110,11 @@ describe('adding an API is data', () => {
 					create: {
 						name: 'Create',
 						value: 'create',
-						action: 'Create a room sketch task',
-						description: 'Create a task',
+						action: 'Create room sketch task',
+						description: 'Create a room sketch task',
 						routing: createTaskRouting({ api: roomSketch, bodyCheck: createBodyCheck(fields) }),
 					},
-					getResultAction: 'Get the result of a room sketch task',
+					task: 'room sketch',
 					resource: 'roomSketch',
 				}),
 				...fields,
@@ -244,7 +242,8 @@ describe('adding an API is data', () => {
 
 		expect(recorded[0].body).toEqual({ imageUrl: PHOTO, detail: 3 });
 		expect(failed.items[0].json).toEqual({
-			error: 'Ideal House Room Sketch task 81 failed. Its 2 credits were refunded automatically',
+			error:
+				'Ideal House Room Sketch task 81 ended with status "Failed": its 2 credits were refunded automatically [item 0]',
 			details: { id: '81', creditsCharged: 0, description: expect.any(String) },
 		});
 		expect(read.items[0].json).toMatchObject({ id: '82', status: 'Processing', creditsCharged: 2 });

@@ -362,11 +362,13 @@ describe('a create answered with an HTTP error whose body names a task', () => {
 
 		expect(error).toBeUndefined();
 		expect(posts()).toHaveLength(1);
+		// The task the answer named is the item's, in details.id, as any task that may exist.
 		expect(items[0].json).toEqual({
-			error: expect.stringMatching(/^Ideal House error 1003/),
+			error: expect.stringMatching(/^Ideal House answered code 1003/),
 			details: {
+				id: '1839201938475628544',
 				description: expect.stringContaining(
-					'The answer named task 1839201938475628544, so that task may have been created and charged',
+					'Task 1839201938475628544 may have been created and charged: fetch it with the Get Result operation',
 				),
 			},
 		});
@@ -469,7 +471,7 @@ describe('every way an item can end after its create keeps the task id and its p
 
 		expect(posts()).toHaveLength(1);
 		expect(items[0].json).toEqual({
-			error: `Task ${ID} did not finish within 9 s (last status Processing, 30%)`,
+			error: `Task ${ID} did not finish within 9 s (last status Processing, 30%) [item 0]`,
 			details: { id: ID, creditsCharged: 10, description: expect.stringContaining(ID) },
 		});
 	});
@@ -484,7 +486,7 @@ describe('every way an item can end after its create keeps the task id and its p
 		});
 
 		expect(items[0].json).toEqual({
-			error: `Ideal House Home Decor task ${ID} failed. Its 10 credits were refunded automatically`,
+			error: `Ideal House Home Decor task ${ID} ended with status "Failed": its 10 credits were refunded automatically [item 0]`,
 			details: { id: ID, creditsCharged: 0, description: expect.any(String) },
 		});
 	});

@@ -169,7 +169,7 @@ describe('option lists loaded in the editor', () => {
 
 		expect(failure).toBeInstanceOf(Error);
 		expect((failure as Error).message).toBe(
-			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
+			'Ideal House answered code 5002, the API key is missing or not valid: "invalid API key"',
 		);
 		expect(JSON.stringify(failure)).not.toContain(API_KEY);
 	});

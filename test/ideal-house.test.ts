@@ -385,7 +385,7 @@ describe('inputs refused before anything is sent or charged', () => {
 	test.each([
 		['exteriorRenovator', 'referenceUrl', 'Reference Image URL'],
 		['homeDecor', 'referenceUrl', 'Reference Image URL'],
-		['interiorRemodel', 'colorImgUrl', 'Colour Image URL'],
+		['interiorRemodel', 'colorImgUrl', 'Color Image URL'],
 	])('%s: an optional %s that is not http(s)', async (resource, field, label) => {
 		const { error } = await refused(create(resource, { [field]: 'photos.example.com/ref.jpg' }));
 
@@ -519,9 +519,9 @@ describe('what a task costs, by API and model type', () => {
 	});
 
 	test.each([
-		['magicEditor', {}, 'Magic Editor', 'Its 1 credit was refunded automatically'],
-		['planVisualizer', {}, 'Plan Visualizer', 'Its 3 credits were refunded automatically'],
-		['virtualStaging', {}, 'Virtual Staging', 'Its 1 credit was refunded automatically'],
+		['magicEditor', {}, 'Magic Editor', 'its 1 credit was refunded automatically'],
+		['planVisualizer', {}, 'Plan Visualizer', 'its 3 credits were refunded automatically'],
+		['virtualStaging', {}, 'Virtual Staging', 'its 1 credit was refunded automatically'],
 	])('a Failed %s task cost nothing: %j', async (resource, parameters, label, note) => {
 		answerTask(resource, '56', { status: 'Failed' });
 
@@ -535,7 +535,7 @@ describe('what a task costs, by API and model type', () => {
 		expect(items).toEqual([
 			{
 				json: {
-					error: `Ideal House ${label} task 56 failed. ${note}`,
+					error: `Ideal House ${label} task 56 ended with status "Failed": ${note} [item 0]`,
 					details: {
 						id: '56',
 						creditsCharged: 0,
@@ -556,7 +556,7 @@ describe('what a task costs, by API and model type', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Ideal House imageToVideo task 57 failed. Its credits, if any, were refunded automatically',
+			'Ideal House imageToVideo task 57 ended with status "Failed": its credits, if any, were refunded automatically [item 0]',
 		);
 	});
 });

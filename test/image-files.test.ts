@@ -1,8 +1,9 @@
 /**
  * Whole images only, in n8n's engine: a photo file or a mask is read to its end (streamed when n8n
  * stores it by id), its size taken from its header, and anything cut off, unreadable, too small
- * for the API or too large is refused before a byte leaves n8n. Ideal House is answered by nock
- * (every request recorded), the bucket is a real S3-compatible store on loopback.
+ * for the API or too large is refused before anything leaves n8n. Ideal House is answered by nock
+ * (every request recorded); n8n-core's binary data service in filesystem mode holds the files, and
+ * n8n at a public address gives the service its own links to them.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
@@ -19,26 +20,28 @@ import {
 	webpImage,
 	type WebpKind,
 } from './helpers/images';
+import { eachTestOnAFreshWire } from './helpers/journey';
+import { REST, linksIn, opened, storedItem } from './helpers/n8n-links';
 import { ROOM_PHOTO, fromFile, remove } from './helpers/params';
-import type { TestStorage } from './helpers/s3-storage';
-import { eachTestWithStorage } from './helpers/journey';
 
 const files = filesystemBinaryData();
-let storage: TestStorage;
 
 beforeAll(async () => await files.init());
 afterAll(() => files.close());
-eachTestWithStorage((started) => (storage = started));
+eachTestOnAFreshWire();
 beforeEach(() => files.resetReads());
 
 const ENDPOINTS = { photoEnhancer: PE, objectRemover: OR, idealHouse: pathsOf('virtualStaging') };
 
-/** An item with these files inline, as n8n's default mode holds them. */
-function fileItem(files: Record<string, Buffer>): INodeExecutionData {
+/** An item with these files, stored by n8n by id. */
+const fileItem = async (named: Record<string, Buffer>) => await storedItem(files, named);
+
+/** An item with these files inline, as n8n's default mode holds them (a mask may be). */
+function inlineItem(named: Record<string, Buffer>): INodeExecutionData {
 	return {
 		json: {},
 		binary: Object.fromEntries(
-			Object.entries(files).map(([name, bytes]) => [
+			Object.entries(named).map(([name, bytes]) => [
 				name,
 				{ data: bytes.toString('base64'), mimeType: 'application/octet-stream', fileName: name },
 			]),
@@ -59,22 +62,26 @@ function answerTasks(node: NodeName, count: number) {
 	}
 }
 
-const puts = () => storage.requests.filter((request) => request.method === 'PUT');
 const creates = () => recorded.filter((request) => request.method === 'POST');
 const cut = (bytes: Buffer, by = 2) => bytes.subarray(0, bytes.length - by);
+
+/** The files the creates' links open, in order, by n8n-core's own check of each token. */
+async function sentFiles(): Promise<Buffer[]> {
+	const links = creates().flatMap((request) => linksIn(request.body));
+	return await Promise.all(links.map(async (link) => (await opened(files, link)).bytes));
+}
 
 async function run(node: NodeName, items: INodeExecutionData[], property = 'photo') {
 	return await runNode({
 		node,
+		restApiUrl: REST,
 		parameters: fromFile(node, property),
 		items,
-		storageCredentials: storage.credentials,
 		onError: 'continueRegularOutput',
 	});
 }
 
 function expectNothingSent() {
-	expect(storage.requests).toEqual([]);
 	expect(recorded).toEqual([]);
 }
 
@@ -115,7 +122,7 @@ describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with no
 			cases.map(([name, bytes, problem]) => [node, name, bytes, problem] as const),
 		),
 	)('%s: %s', async (node, _name, bytes, problem) => {
-		const { items } = await run(node, [fileItem({ photo: bytes })]);
+		const { items } = await run(node, [await fileItem({ photo: bytes })]);
 
 		expect(items[0].json.error).toBe(`Image Binary Property "photo" ${problem} [item 0]`);
 		expectNothingSent();
@@ -124,9 +131,9 @@ describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with no
 	test('a cut file is told to be taken again from its source', async () => {
 		const { error } = await runNode({
 			node: 'objectRemover',
+			restApiUrl: REST,
 			parameters: fromFile('objectRemover'),
-			items: [fileItem({ photo: cut(jpeg) })],
-			storageCredentials: storage.credentials,
+			items: [await fileItem({ photo: cut(jpeg) })],
 		});
 
 		expect(error?.message).toMatch(/^Image Binary Property "photo" is not a whole JPEG/);
@@ -136,33 +143,30 @@ describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with no
 });
 
 describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no smallest size', () => {
-	test('a whole 64 × 64 PNG is refused before upload, a whole 320 × 240 PNG is sent', async () => {
+	test('a whole 64 × 64 PNG is refused before anything is sent, a whole 320 × 240 PNG is sent', async () => {
 		answerTasks('photoEnhancer', 1);
 		const sent = pngImage(320, 240);
 
 		const { items } = await run('photoEnhancer', [
-			fileItem({ photo: pngImage(64, 64) }),
-			fileItem({ photo: sent }),
+			await fileItem({ photo: pngImage(64, 64) }),
+			await fileItem({ photo: sent }),
 		]);
 
 		expect(items[0].json.error).toBe(
 			'Image Binary Property "photo" is 64 × 64 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
 		);
 		expect(items[1].json).toMatchObject({ status: 'Success', creditsCharged: 10 });
-		expect(puts().map((put) => [put.bytes, put.headers['content-type']])).toEqual([
-			[sent.length, 'image/png'],
-		]);
-		expect(creates()).toHaveLength(1);
+		expect(await sentFiles()).toEqual([sent]);
 	});
 
 	test('127 × 128 and 128 × 127 px are refused; 128 × 128 and 6,500 × 200 px are sent', async () => {
 		answerTasks('photoEnhancer', 2);
 
 		const { items } = await run('photoEnhancer', [
-			fileItem({ photo: pngImage(127, 128) }),
-			fileItem({ photo: pngImage(128, 127) }),
-			fileItem({ photo: pngImage(128, 128) }),
-			fileItem({ photo: pngImage(6500, 200) }),
+			await fileItem({ photo: pngImage(127, 128) }),
+			await fileItem({ photo: pngImage(128, 127) }),
+			await fileItem({ photo: pngImage(128, 128) }),
+			await fileItem({ photo: pngImage(6500, 200) }),
 		]);
 
 		expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
@@ -171,7 +175,6 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 			'Success',
 			'Success',
 		]);
-		expect(puts()).toHaveLength(2);
 		expect(creates()).toHaveLength(2);
 	});
 
@@ -180,17 +183,15 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 		const camera = jpegImage(4032, 3024, { exifBytes: 300_000 });
 
 		const { items } = await run('photoEnhancer', [
-			fileItem({ photo: jpegImage(100, 3000, { exifBytes: 300_000 }) }),
-			fileItem({ photo: camera }),
+			await fileItem({ photo: jpegImage(100, 3000, { exifBytes: 300_000 }) }),
+			await fileItem({ photo: camera }),
 		]);
 
 		expect(items[0].json.error).toBe(
 			'Image Binary Property "photo" is 100 × 3000 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
 		);
 		expect(items[1].json.status).toBe('Success');
-		expect(puts().map((put) => [put.bytes, put.headers['content-type']])).toEqual([
-			[camera.length, 'image/jpeg'],
-		]);
+		expect(await sentFiles()).toEqual([camera]);
 	});
 
 	test.each<WebpKind>(['lossy', 'lossless', 'extended'])(
@@ -198,10 +199,11 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 		async (kind) => {
 			answerTasks('photoEnhancer', 1);
 
+			const whole = webpImage(kind, 320, 240);
 			const { items } = await run('photoEnhancer', [
-				fileItem({ photo: webpImage(kind, 130, 100) }),
-				fileItem({ photo: webpImage(kind, 100, 130) }),
-				fileItem({ photo: webpImage(kind, 320, 240) }),
+				await fileItem({ photo: webpImage(kind, 130, 100) }),
+				await fileItem({ photo: webpImage(kind, 100, 130) }),
+				await fileItem({ photo: whole }),
 			]);
 
 			expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
@@ -209,8 +211,7 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 				'Image Binary Property "photo" is 100 × 130 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
 				'Success',
 			]);
-			expect(puts().map((put) => put.headers['content-type'])).toEqual(['image/webp']);
-			expect(puts()[0].path).toMatch(/\.webp$/);
+			expect(await sentFiles()).toEqual([whole]);
 		},
 	);
 
@@ -221,16 +222,15 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 			const small = pngImage(64, 64);
 
 			const { items } = await run(node, [
-				fileItem({ photo: small }),
-				fileItem({ photo: cut(small) }),
+				await fileItem({ photo: small }),
+				await fileItem({ photo: cut(small) }),
 			]);
 
 			expect(items[0].json.status).toBe('Success');
 			expect(items[1].json.error).toBe(
 				'Image Binary Property "photo" is not a whole PNG: it ends before its IEND chunk [item 1]',
 			);
-			expect(puts().map((put) => put.bytes)).toEqual([small.length]);
-			expect(creates()).toHaveLength(1);
+			expect(await sentFiles()).toEqual([small]);
 		},
 	);
 });
@@ -244,7 +244,7 @@ describe('Image Binary Property names each property once', () => {
 
 		const { items } = await run(
 			'photoEnhancer',
-			[fileItem({ photo, dark: photo, mid: pngImage(320, 240) })],
+			[await fileItem({ photo, dark: photo, mid: pngImage(320, 240) })],
 			list,
 		);
 
@@ -255,8 +255,8 @@ describe('Image Binary Property names each property once', () => {
 	});
 });
 
-describe('a photo n8n stores by id is checked as it streams', () => {
-	test('cut, it is refused; whole, it is uploaded; neither is loaded whole', async () => {
+describe('a photo n8n stores by id is checked as it streams, and read once', () => {
+	test('cut, it is refused; whole, it is linked as it is; neither is loaded whole, and the whole one is read once', async () => {
 		answerTasks('objectRemover', 1);
 		const whole = jpegImage(1024, 768, { exifBytes: 150_000 });
 
@@ -269,18 +269,22 @@ describe('a photo n8n stores by id is checked as it streams', () => {
 			'Image Binary Property "photo" is not a whole JPEG: it ends before its end-of-image marker [item 0]',
 		);
 		expect(items[1].json.status).toBe('Success');
-		expect(puts().map((put) => put.bytes)).toEqual([whole.length]);
+		// Each file read once, for its check: its link needs no copy.
 		expect(files.reads.wholeLoads).toBe(0);
+		expect(files.reads.streamedBytes).toBe(cut(whole, 1000).length + whole.length);
+		expect(await sentFiles()).toEqual([whole]);
 	});
 });
 
-describe('a photo n8n loses between its check and its upload', () => {
+describe('a photo n8n loses between its check and the copy its link needs', () => {
 	test('fails the item before anything is sent, saying so; the next item goes on', async () => {
 		answerTasks('objectRemover', 1);
 		const photo = jpegImage(640, 480);
+		// As a Form or Webhook trigger stores them: linked as copies under the execution's own id.
+		const temp = { workflowId: 'wf-1', executionId: 'temp' };
 		const items = [
-			{ json: {}, binary: { photo: await files.store(photo, 'lost.jpg') } },
-			{ json: {}, binary: { photo: await files.store(photo, 'kept.jpg') } },
+			{ json: {}, binary: { photo: await files.store(photo, 'lost.jpg', temp) } },
+			{ json: {}, binary: { photo: await files.store(photo, 'kept.jpg', temp) } },
 		];
 		const lost = items[0].binary.photo.id;
 		const service = files.service;
@@ -298,12 +302,11 @@ describe('a photo n8n loses between its check and its upload', () => {
 		try {
 			const { items: out } = await run('objectRemover', items);
 
-			expect(out[0].json.error).toBe('n8n could not read the photo again to upload it [item 0]');
+			expect(out[0].json.error).toBe('n8n could not make the link to the photo [item 0]');
 			const { description } = out[0].json.details as { description: string };
 			expect(description).toContain(`ENOENT: no such file or directory, open '${lost}'`);
-			expect(description).toContain('Nothing was sent to Ideal House and no credit was spent.');
+			expect(description).toContain('Nothing was sent or charged.');
 			expect(out[1].json.status).toBe('Success');
-			expect(puts()).toHaveLength(1);
 			expect(creates()).toHaveLength(1);
 		} finally {
 			service.getAsStream = getAsStream;
@@ -320,7 +323,7 @@ describe('a mask is checked as a photo is', () => {
 		const { error } = await runNode({
 			node: 'objectRemover',
 			parameters: single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
-			items: [fileItem({ mask: cut(mask, 20) })],
+			items: [inlineItem({ mask: cut(mask, 20) })],
 		});
 
 		expect(error?.message).toBe(
@@ -395,17 +398,17 @@ describe('images that must match are compared before anything leaves n8n', () =>
 	const photo = jpegImage(640, 480);
 
 	/** Single Furniture on one item whose photo is its file `photo`, with this mask. */
-	async function removeWithMask(mask: Record<string, unknown>, files: Record<string, Buffer>) {
+	async function removeWithMask(mask: Record<string, unknown>, named: Record<string, Buffer>) {
 		return await runNode({
 			node: 'objectRemover',
+			restApiUrl: REST,
 			parameters: { ...fromFile('objectRemover'), emptyType: 'single_furniture', ...mask },
-			items: [fileItem(files)],
-			storageCredentials: storage.credentials,
+			items: [await fileItem(named)],
 			onError: 'continueRegularOutput',
 		});
 	}
 
-	test('a mask file of another size than the photo file: an item error naming both sizes, nothing uploaded or sent', async () => {
+	test('a mask file of another size than the photo file: an item error naming both sizes, nothing sent', async () => {
 		const { items } = await removeWithMask(
 			{ maskSource: 'binary', maskBinaryProperty: 'mask' },
 			{ photo, mask: pngImage(320, 240) },
@@ -417,7 +420,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		expectNothingSent();
 	});
 
-	test('a base64 mask of another size than the photo file: the same, nothing uploaded or sent', async () => {
+	test('a base64 mask of another size than the photo file: the same, nothing sent', async () => {
 		const { items } = await removeWithMask(
 			{ maskSource: 'base64', maskBase64: pngImage(640, 481).toString('base64') },
 			{ photo },
@@ -437,7 +440,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 			false,
 		],
 	])(
-		'a mask of the photo file’s size, as %s, is sent with the uploaded photo',
+		'a mask of the photo file’s size, as %s, is sent with the link to the photo',
 		async (_name, source, asFile) => {
 			answerTasks('objectRemover', 1);
 			const mask = pngImage(640, 480);
@@ -445,7 +448,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 			const { items } = await removeWithMask(source(mask), asFile ? { photo, mask } : { photo });
 
 			expect(items[0].json.status).toBe('Success');
-			expect(puts().map((put) => put.bytes)).toEqual([photo.length]);
+			expect(await sentFiles()).toEqual([photo]);
 			expect(creates()[0].body).toMatchObject({ maskBase64: mask.toString('base64') });
 		},
 	);
@@ -461,7 +464,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 				maskSource: 'binary',
 				maskBinaryProperty: 'mask',
 			}),
-			items: [fileItem({ mask })],
+			items: [inlineItem({ mask })],
 		});
 
 		expect(items[0].json.status).toBe('Success');
@@ -472,11 +475,11 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		});
 	});
 
-	test('HDR brackets of different sizes: an item error naming each property’s size, nothing uploaded or sent', async () => {
+	test('HDR brackets of different sizes: an item error naming each property’s size, nothing sent', async () => {
 		const { items } = await run(
 			'photoEnhancer',
 			[
-				fileItem({
+				await fileItem({
 					under: jpegImage(640, 480),
 					normal: pngImage(640, 480),
 					over: webpImage('lossless', 600, 480),
@@ -496,9 +499,9 @@ describe('images that must match are compared before anything leaves n8n', () =>
 
 		const { error } = await runNode({
 			node: 'objectRemover',
+			restApiUrl: REST,
 			parameters: fromFile('objectRemover'),
-			items: [fileItem({ photo: forged })],
-			storageCredentials: storage.credentials,
+			items: [await fileItem({ photo: forged })],
 		});
 
 		expect(error?.message).toBe(

@@ -168,9 +168,9 @@ describe('Object Remover: results and errors', () => {
 		[
 			1011,
 			'maskUrl or maskBase64 required',
-			/1011 \(PARAM_ERROR\).*maskUrl or maskBase64 required/,
+			/code 1011, a request parameter is missing or not valid: "maskUrl or maskBase64 required"/,
 		],
-		[9051, 'COINS_NOT_ENOUGH', /9051 \(COINS_NOT_ENOUGH\)/],
+		[9051, 'COINS_NOT_ENOUGH', /not have enough credits: code 9051/],
 	])('error code %i is an item error with the service message', async (code, message, expected) => {
 		refuseCreates(OR, code, message);
 

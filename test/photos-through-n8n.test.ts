@@ -1,10 +1,12 @@
 /**
- * Photos that are files, through n8n's own signed link (Photo Link = This n8n Instance, the
- * default from node version 1.1), in n8n's engine: n8n-core's binary data service in filesystem
- * mode holds the files, Ideal House is answered by nock (every request recorded), and each link
- * the service is given is opened with n8n-core's own token check. No storage credential anywhere.
+ * Photos that are files, through n8n's own signed link, in n8n's engine: n8n-core's binary data
+ * service in filesystem mode holds the files, Ideal House is answered by nock (every request
+ * recorded), and each link the service is given is opened with n8n-core's own token check.
  */
-import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { IdealHouseError } from '../nodes/shared/basics/errors';
+import { n8nLinks } from '../nodes/shared/storage/n8n-links';
 
 import { logLines, runNode, type NodeName, type RunOptions } from '../dev/harness/engine';
 import {
@@ -20,7 +22,17 @@ import {
 } from './helpers/api';
 import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
 import { jpegImage, pngImage } from './helpers/images';
+import { itemContext } from './helpers/item-context';
 import { eachTestOnAFreshWire } from './helpers/journey';
+import {
+	N8N,
+	REST,
+	SIGNED,
+	claimsOf,
+	opened as openedIn,
+	storedItem as storedIn,
+	tokenOf,
+} from './helpers/n8n-links';
 import { fromFile } from './helpers/params';
 
 const files = filesystemBinaryData();
@@ -28,30 +40,19 @@ beforeAll(async () => await files.init());
 afterAll(() => files.close());
 const journey = eachTestOnAFreshWire();
 
-const N8N = 'https://n8n.example.com';
-const REST = `${N8N}/rest`;
-const SIGNED = `${REST}/binary-data/signed`;
 const VS = pathsOf('virtualStaging');
 const PATHS = { photoEnhancer: PE, objectRemover: OR, idealHouse: VS };
 const JPEG = jpegImage(640, 480);
 const PNG = pngImage(800, 600);
 
-async function storedItem(
-	named: Record<string, Buffer>,
-	location?: FileLocation,
-): Promise<INodeExecutionData> {
-	const binary: Record<string, IBinaryData> = {};
-	for (const [name, bytes] of Object.entries(named)) {
-		binary[name] = await files.store(bytes, `${name}.jpg`, location);
-	}
-	return { json: {}, binary };
-}
+const storedItem = (named: Record<string, Buffer>, location?: FileLocation) =>
+	storedIn(files, named, location);
+const opened = (link: string) => openedIn(files, link);
 
-/** The node at version 1.1 on these items, n8n at a public address, no storage credential. */
+/** The node on these items, n8n at a public address. */
 async function run(node: NodeName, items: INodeExecutionData[], more: Partial<RunOptions> = {}) {
 	return await runNode({
 		node,
-		typeVersion: 1.1,
 		restApiUrl: REST,
 		parameters: fromFile(node),
 		items,
@@ -62,26 +63,9 @@ async function run(node: NodeName, items: INodeExecutionData[], more: Partial<Ru
 const creates = () => recorded.filter((request) => request.method === 'POST');
 const bodyOf = (index = 0) => creates()[index].body as IDataObject;
 
-/** The token's claims, as jsonwebtoken wrote them. */
-function claimsOf(link: string): { id: string; iat: number; exp: number } {
-	const token = new URL(link).searchParams.get('token') ?? '';
-	return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-}
-
-/** What n8n's endpoint would serve for this link: n8n-core's own token check, then the file. */
-async function opened(link: string) {
-	expect(link.startsWith(`${SIGNED}?token=`)).toBe(true);
-	const id = files.idOfToken(new URL(link).searchParams.get('token') ?? '');
-	return { id, ...(await files.read(id)) };
-}
-
-function tokenOf(link: unknown): string {
-	return new URL(String(link)).searchParams.get('token') ?? '';
-}
-
 describe("a photo file reaches Ideal House through n8n's own signed link, with nothing to set up", () => {
 	test.each(['photoEnhancer', 'objectRemover', 'idealHouse'] as const)(
-		"%s: the create names the link, which opens exactly the item's file for the Timeout plus 5 minutes",
+		"%s: the create names the link, which opens exactly the item's file for the Timeout, 5 minutes and a day",
 		async (node) => {
 			serveTask(PATHS[node], '71', { status: 'Success' });
 			const item = await storedItem({ photo: JPEG });
@@ -97,9 +81,10 @@ describe("a photo file reaches Ideal House through n8n's own signed link, with n
 			const file = await opened(link);
 			expect(file.id).toBe(item.binary!.photo.id);
 			expect(file.bytes.equals(JPEG)).toBe(true);
-			// The default Timeout (600 s) and the margin for the create and the service's download.
+			// The default Timeout (600 s), the margin for the create and the service's download, and
+			// the day a task left running (at the Timeout) may still fetch its photo.
 			const claims = claimsOf(link);
-			expect(claims.exp - claims.iat).toBe(900);
+			expect(claims.exp - claims.iat).toBe(600 + 300 + 86_400);
 		},
 	);
 
@@ -128,40 +113,23 @@ describe("a photo file reaches Ideal House through n8n's own signed link, with n
 		expect(ids).toEqual([item.binary!.under.id, item.binary!.normal.id, item.binary!.over.id]);
 	});
 
-	test('the Timeout sets the lifetime: 90 s gives 390 s', async () => {
-		serveTask(OR, '73', { status: 'Success' });
+	test.each([
+		[90, 90 + 300 + 86_400],
+		[0.5, 1 + 300 + 86_400],
+		[518_100, 7 * 24 * 60 * 60],
+	])(
+		'the Timeout sets the lifetime: the wait, 5 minutes and a day, at most 7 days: %s s gives %s s',
+		async (timeout, seconds) => {
+			serveTask(OR, '73', { status: 'Success' });
 
-		await run('objectRemover', [await storedItem({ photo: JPEG })], {
-			parameters: { ...fromFile('objectRemover'), options: { timeout: 90 } },
-		});
+			await run('objectRemover', [await storedItem({ photo: JPEG })], {
+				parameters: { ...fromFile('objectRemover'), options: { timeout } },
+			});
 
-		const claims = claimsOf(String(bodyOf().imageUrl));
-		expect(claims.exp - claims.iat).toBe(390);
-	});
-
-	test('version 1 keeps the bucket: without the storage credential it asks for one, and sends nothing', async () => {
-		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })], {
-			typeVersion: 1,
-		});
-
-		expect(error?.message).toBe(
-			'Image Source is "Binary File", which needs an "Ideal House Upload Storage (S3-compatible)" credential [item 0]',
-		);
-		expect(recorded).toEqual([]);
-	});
-
-	test('version 1 with Photo Link = This n8n Instance uses the n8n link too', async () => {
-		serveTask(OR, '74', { status: 'Success' });
-		const item = await storedItem({ photo: JPEG });
-
-		const { error } = await run('objectRemover', [item], {
-			typeVersion: 1,
-			parameters: { ...fromFile('objectRemover'), photoLink: 'n8n' },
-		});
-
-		expect(error).toBeUndefined();
-		expect((await opened(String(bodyOf().imageUrl))).id).toBe(item.binary!.photo.id);
-	});
+			const claims = claimsOf(String(bodyOf().imageUrl));
+			expect(claims.exp - claims.iat).toBe(seconds);
+		},
+	);
 });
 
 describe('a task the node may leave unfinished gets a link that outlives the execution', () => {
@@ -182,7 +150,7 @@ describe('a task the node may leave unfinished gets a link that outlives the exe
 		expect(file.bytes.equals(PNG)).toBe(true);
 		expect(file.mimeType).toBe('image/png');
 		const claims = claimsOf(link);
-		expect(claims.exp - claims.iat).toBe(24 * 60 * 60);
+		expect(claims.exp - claims.iat).toBe(300 + 24 * 60 * 60);
 		expect(items[0].json).toMatchObject({ id: '75', status: 'Unprocessed' });
 		const record = items[0].json.photoLink as IDataObject;
 		expect(record).toEqual({ address: N8N, expiresAt: expect.any(String) });
@@ -255,12 +223,13 @@ describe('a task the node may leave unfinished gets a link that outlives the exe
 		expect(items[0].json.photoLink).toMatchObject({ address: N8N });
 		const link = String(bodyOf().imageUrl);
 		expect((await opened(link)).bytes.equals(JPEG)).toBe(true);
-		expect(claimsOf(link).exp - claimsOf(link).iat).toBe(24 * 60 * 60);
+		// The 1 s Timeout, the margin, and a day after the wait.
+		expect(claimsOf(link).exp - claimsOf(link).iat).toBe(1 + 300 + 24 * 60 * 60);
 	});
 });
 
 describe('refused before anything is sent, saying what to do', () => {
-	test('a file held in memory (n8n 1.x default mode): names the binary data mode and the bucket', async () => {
+	test('a file held in memory (n8n 1.x default mode): names the binary data mode, and the photo as a URL', async () => {
 		const inline = {
 			json: {},
 			binary: {
@@ -274,8 +243,25 @@ describe('refused before anything is sent, saying what to do', () => {
 			`The photo in "photo" is held in n8n's memory (N8N_DEFAULT_BINARY_DATA_MODE=default), and n8n can hand out a link only to a file it stores [item 0]`,
 		);
 		expect(error?.description).toContain('N8N_DEFAULT_BINARY_DATA_MODE=filesystem');
-		expect(error?.description).toContain('Your Bucket (S3-Compatible)');
+		expect(error?.description).toContain('or give the photo as a URL (Image Source = URL)');
+		expect(error?.description).toContain('docs/photos-without-public-n8n.md');
 		expect(recorded).toEqual([]);
+	});
+
+	test("an n8n without the signing helper (older than n8n's signed links): says what to do instead", async () => {
+		const ctx = { ...itemContext(0), helpers: {} } as unknown as IExecuteSingleFunctions;
+
+		const refused = await n8nLinks(ctx, [], { seconds: 900, mayOutliveItem: false }).catch(
+			(error: IdealHouseError) => error,
+		);
+
+		expect(refused).toMatchObject({
+			message: 'This version of n8n cannot hand out links to its files [item 0]',
+			outcome: { kind: 'neverSent' },
+		});
+		expect((refused as IdealHouseError).description).toContain(
+			'Update n8n, or give the photo as a URL (Image Source = URL)',
+		);
 	});
 
 	test.each([
@@ -292,7 +278,9 @@ describe('refused before anything is sent, saying what to do', () => {
 		expect(error?.message).toBe(
 			`n8n's own address is ${new URL(restApiUrl).origin}, which Ideal House cannot reach to fetch the photo [item 0]`,
 		);
-		expect(error?.description).toContain('Set WEBHOOK_URL');
+		expect(error?.description).toContain("Set WEBHOOK_URL to n8n's public address");
+		expect(error?.description).toContain('or give the photo as a URL (Image Source = URL)');
+		expect(error?.description).toContain('docs/photos-without-public-n8n.md');
 		expect(error?.description).toContain('Nothing was sent or charged.');
 		expect(recorded).toEqual([]);
 	});
@@ -369,11 +357,11 @@ describe('when Ideal House cannot fetch the link', () => {
 		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })]);
 
 		expect(error?.message).toBe(
-			'Ideal House could not download the photo that this n8n instance offered at https://n8n.example.com',
+			'Ideal House could not download the photo that this n8n instance offered at https://n8n.example.com [item 0]',
 		);
 		expect(error?.description).toContain('WEBHOOK_URL');
 		expect(error?.description).toContain('/rest/binary-data/signed');
-		expect(error?.description).toContain('No credit was spent.');
+		expect(error?.description).toContain('Nothing was created or charged for this item.');
 		const token = tokenOf(sentLink);
 		expect(token.length).toBeGreaterThan(20);
 		expect(JSON.stringify(error)).not.toContain(token);
@@ -395,7 +383,7 @@ describe('when Ideal House cannot fetch the link', () => {
 		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })]);
 
 		expect(error?.message).toBe(
-			'Ideal House could not download the photo that this n8n instance offered at https://n8n.example.com',
+			'Ideal House could not download the photo that this n8n instance offered at https://n8n.example.com [item 0]',
 		);
 		expect(error?.description).toContain('WEBHOOK_URL');
 		expect(error?.description).toMatch(/The service said: .*ECONNREFUSED/);
@@ -410,7 +398,7 @@ describe('when Ideal House cannot fetch the link', () => {
 		const { error } = await run('objectRemover', [await storedItem({ photo: JPEG })]);
 
 		expect(error?.message).not.toContain('could not download the photo');
-		expect(error?.description ?? '').not.toContain('No credit was spent');
+		expect(error?.description ?? '').not.toContain('Nothing was created or charged');
 	});
 
 	test('a 1011 about another field is left as the service said it', async () => {

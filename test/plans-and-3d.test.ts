@@ -228,7 +228,7 @@ describe("AI 3D's model file", () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			`The result of task ${BIG_ID} was not downloaded: the file is not a 3D model (GLB, glTF, OBJ, FBX, USDZ or a ZIP of them) (the host called it model/gltf-binary)`,
+			`The result of task ${BIG_ID} was not downloaded: the file is not a 3D model (GLB, glTF, OBJ, FBX, USDZ or a ZIP of them) (the host called it model/gltf-binary) [item 0]`,
 		);
 		expect(error?.description).toMatch(`task ID ${BIG_ID}`);
 	});
@@ -239,7 +239,7 @@ describe("AI 3D's model file", () => {
 
 		const { error } = await create('ai3dRendering', { imageUrl: PHOTO }, { downloadResult: true });
 
-		expect(error?.message).toMatch(/the file is not a PNG, JPEG or WebP image$/);
+		expect(error?.message).toMatch(/the file is not a PNG, JPEG or WebP image \[item 0\]$/);
 	});
 });
 

@@ -190,7 +190,7 @@ describe('poll planner: a queue of 40 workers', () => {
 			expect(lastSeen(withdrawn) - lastEnd).toBeLessThan(3000);
 		});
 
-		// A known gap (CONTRIBUTING, "How waiting decides"): 2.7 s. The run time comes from the
+		// A known gap (docs/design/waiting.md): 2.7 s. The run time comes from the
 		// queue's pace alone here, and the readings that settle it lean fast.
 		it.failing('the last task is still noticed within 2 s of its end', () => {
 			expect(lastSeen(withdrawn) - lastEnd).toBeLessThan(2000);

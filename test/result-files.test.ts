@@ -204,7 +204,7 @@ describe('only a real file of its kind is a result', () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			`The result of task ${BIG_ID} was not downloaded: the file is not a 3D model (GLB, glTF, OBJ, FBX, USDZ or a ZIP of them) (the host called it ${contentType})`,
+			`The result of task ${BIG_ID} was not downloaded: the file is not a 3D model (GLB, glTF, OBJ, FBX, USDZ or a ZIP of them) (the host called it ${contentType}) [item 0]`,
 		);
 	});
 
@@ -220,7 +220,7 @@ describe('only a real file of its kind is a result', () => {
 
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(
-			`The result of task ${BIG_ID} was not downloaded: the file is not a result file (an image, a 3D model or another binary file, not a web page or text) (the host called it text/html)`,
+			`The result of task ${BIG_ID} was not downloaded: the file is not a result file (an image, a 3D model or another binary file, not a web page or text) (the host called it text/html) [item 0]`,
 		);
 	});
 
@@ -353,7 +353,7 @@ describe('a result list', () => {
 			{
 				json: {
 					error:
-						'The result of task 61 was not downloaded: none of its 2 files could be attached (1. the file host answered HTTP 404: gone; 2. the file is not a PNG, JPEG or WebP image)',
+						'The result of task 61 was not downloaded: none of its 2 files could be attached (1. the file host answered HTTP 404: gone; 2. the file is not a PNG, JPEG or WebP image) [item 0]',
 					details: {
 						id: '61',
 						creditsCharged: 10,

@@ -60,7 +60,7 @@ describe('requests to the service never follow a redirect', () => {
 
 			expect(elsewhere.seen).toHaveLength(0);
 			expect(items).toEqual([]);
-			expect(error?.message).toMatch(/moved/);
+			expect(error?.message).toMatch(/^Ideal House answered with a redirect: HTTP 30\d to /);
 			expect(error?.description).toMatch(/check the base URL/i);
 			expect(error?.description).toMatch(/key was not sent/i);
 		},
@@ -88,7 +88,7 @@ describe('what the server or the network says passes one redaction before anyone
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(run.error?.message).toMatch(/^Ideal House error 1011/);
+		expect(run.error?.message).toMatch(/^Ideal House answered code 1011/);
 		expectNoKey(run.error);
 	});
 
@@ -128,7 +128,7 @@ describe('what the server or the network says passes one redaction before anyone
 
 		const run = await runNode({ node: 'photoEnhancer', parameters: enhance() });
 
-		expect(run.error?.message).toMatch(/^Ideal House error 1001/);
+		expect(run.error?.message).toMatch(/^Ideal House answered code 1001/);
 		expect(run.error!.message.length).toBeLessThan(1000);
 	});
 });
@@ -160,23 +160,6 @@ describe("the token of n8n's signed link to a photo", () => {
 		expect(cleared).not.toContain(signed);
 		expect(cleared).toContain('[redacted]');
 		expect(cleared).toMatch(/n8n\.example\.com/);
-	});
-});
-
-describe('the signature of a presigned link into the bucket', () => {
-	const signature = 'a3f1'.repeat(16);
-	const link = `https://listing-photos.s3.eu-west-1.amazonaws.com/ideal-house-uploads/k.jpg?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=${signature}`;
-
-	test.each([
-		['as written', `imageUrl (${link}) could not be fetched`],
-		['URL-encoded', `source=${encodeURIComponent(link)}`],
-		['JSON-escaped with \\u003d', JSON.stringify({ imageUrl: link }).replace(/=/g, '\\u003d')],
-	])('is cleared %s, the rest of the link kept', (_form, text) => {
-		const cleared = redact(text, [API_KEY]);
-
-		expect(cleared).not.toContain(signature);
-		expect(cleared).toMatch(/X-Amz-Signature(=|%3D|\\u003d)\[redacted\]/);
-		expect(cleared).toContain('listing-photos.s3.eu-west-1.amazonaws.com');
 	});
 });
 

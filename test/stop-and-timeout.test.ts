@@ -74,7 +74,7 @@ describe('Stop ends the wait at once, whatever the node is doing', () => {
 	test('during a status check that has not answered yet', async () => {
 		const { error, service } = await stopWhileUnanswered('status check');
 
-		expect(error?.message).toBe('Execution stopped while waiting for task 5');
+		expect(error?.message).toBe('Execution stopped while waiting for task 5 [item 0]');
 		expect(service.seen.map((request) => request.method)).toEqual(['POST', 'GET']);
 		expect(service.seen[1].abandoned).toBe(true);
 	});
@@ -139,7 +139,9 @@ describe('Stop during a download', () => {
 		const { error } = await settles(run.result, 'the run ends on Stop while the file is unsent');
 		await settles(service.seen.at(-1)!.closed, 'the download is dropped');
 
-		expect(error?.message).toBe('Execution stopped while downloading the result of task 61');
+		expect(error?.message).toBe(
+			'Execution stopped while downloading the result of task 61 [item 0]',
+		);
 		expect(service.seen.at(-1)?.abandoned).toBe(true);
 	});
 });

@@ -121,7 +121,7 @@ describe('tool variants', () => {
 		});
 
 		expect(error?.message).toMatch(
-			/Ideal House error 9010 \(SCAN_TEXT_ERROR\).*prompt failed the text review.*Rephrase the prompt/,
+			/code 9010, the prompt did not pass the text review.*Rephrase the prompt/,
 		);
 		expect(JSON.stringify(run)).not.toContain(API_KEY);
 	});
@@ -264,7 +264,7 @@ describe('as a tool for an AI agent', () => {
 
 		expect(recorded).toEqual([]);
 		expect(error?.message).toBe(
-			'Prompt is required with the Base model [item 0]. Write what to change, or choose Flash or Pro.',
+			'Prompt is required with the Base model. Write what to change, or choose Flash or Pro. [item 0]',
 		);
 	});
 });

@@ -23,7 +23,7 @@ describe('readEnvelope', () => {
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: no coins',
+			'Ideal House refused the task: the account does not have enough credits: code 9051, "no coins" [item 3]',
 		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.outcome).toEqual({ kind: 'refused', apiCode: 9051 });
@@ -51,8 +51,11 @@ describe('readEnvelope', () => {
 
 	test('a 4xx without envelope is final', () => {
 		const error = thrownBy(() => readEnvelope.call(ctx, httpResponse(404, 'Not Found')));
-		expect(error.message).toBe('Ideal House answered HTTP 404: Not Found');
-		expect(error.outcome.retry).toBeUndefined();
+		expect(error.message).toBe(
+			'Ideal House\'s address answered with a page that is not the API\'s: HTTP 404, "Not Found" [item 3]',
+		);
+		// Turned away before the service took it: nothing can have been charged.
+		expect(error.outcome).toEqual({ kind: 'refused' });
 	});
 });
 

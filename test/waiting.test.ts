@@ -38,7 +38,7 @@ describe('waiting ends in a verdict', () => {
 		});
 
 		expect(error?.message).toBe(
-			`Task ${BIG_ID} did not finish within 20 s (last status Processing, 30%)`,
+			`Task ${BIG_ID} did not finish within 20 s (last status Processing, 30%) [item 0]`,
 		);
 		expect(error?.description).toContain(`Get Result operation and task ID ${BIG_ID}`);
 		// 30 % at 5 s and still at 10 s: stalled progress predicts nothing, so polls at 5, 10, 15
@@ -88,7 +88,7 @@ describe('waiting ends in a verdict', () => {
 			3,
 		);
 
-		expect(error?.message).toBe('Execution stopped while waiting for task 5');
+		expect(error?.message).toBe('Execution stopped while waiting for task 5 [item 0]');
 		expect(error?.description).toContain('task ID 5');
 		expect(items).toEqual([]);
 		const polls = await quietAfterStop(() => requestsTo(PE.result).length);
@@ -234,7 +234,7 @@ describe('what a task cost, and timeouts', () => {
 		});
 
 		expect(items[0].json).toEqual({
-			error: 'Task 69 did not finish within 8 s (last status Processing, 80%)',
+			error: 'Task 69 did not finish within 8 s (last status Processing, 80%) [item 0]',
 			details: {
 				id: '69',
 				creditsCharged: 10,

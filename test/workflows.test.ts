@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { checkWorkflows } from '../scripts/workflow-check';
+import { checkExamples, checkWorkflows } from '../scripts/workflow-check';
 
 const shipped = join(__dirname, '..', '.github', 'workflows');
 
@@ -67,5 +67,52 @@ describe('release workflows check', () => {
 	it('reports a missing workflow file', async () => {
 		rmSync(join(folder, 'publish.yml'));
 		expect(await checkWorkflows(folder)).toEqual(['publish.yml: missing']);
+	});
+});
+
+describe('example workflows check', () => {
+	const shippedExamples = join(__dirname, '..', 'examples');
+	let folder: string;
+	beforeEach(() => {
+		folder = mkdtempSync(join(tmpdir(), 'examples-'));
+		copyFileSync(join(shippedExamples, 'quick-start.json'), join(folder, 'quick-start.json'));
+	});
+	afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+	const edit = (from: string | RegExp, to: string) => {
+		const file = join(folder, 'quick-start.json');
+		const text = readFileSync(file, 'utf8');
+		const changed = text.replace(from, to);
+		expect(changed).not.toBe(text);
+		writeFileSync(file, changed);
+	};
+
+	it('passes every example as committed', () => {
+		expect(checkExamples(shippedExamples)).toEqual([]);
+	});
+
+	it.each([
+		['http://127.0.0.1:8787/samples/living-room.png', '127.0.0.1'],
+		['http://localhost:5678/x.png', 'localhost'],
+		['http://[::1]:8787/x.png', '[::1]'],
+	])('refuses an example that names the local address %s', (url, named) => {
+		edit(/"value": "https:\/\/images\.unsplash\.com[^"]*"/, `"value": "${url}"`);
+		expect(checkExamples(folder)).toEqual([
+			`quick-start.json: names the local address ${named}; use a public sample or a placeholder`,
+		]);
+	});
+
+	it('refuses an example whose sticky notes do not say what to set', () => {
+		edit(/\*\*Set:\*\*/g, 'Then');
+		expect(checkExamples(folder)).toEqual([
+			'quick-start.json: needs a sticky note that says what it does and, after **Set:**, what to set',
+		]);
+	});
+
+	it('refuses the parameters retired before the first release', () => {
+		edit('"imageSize": "2K",', '"imageSize": "2K",\n\t\t\t\t"photoLink": "n8n",');
+		expect(checkExamples(folder)).toEqual([
+			'quick-start.json: Enhance the photo sets the retired parameter photoLink',
+		]);
 	});
 });

@@ -28,7 +28,7 @@ import type {
 import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
-import { IdealHouseStorageApi } from '../../credentials/IdealHouseStorageApi.credentials';
+import { errorCopyProblems, type ErrorCopy } from '../../scripts/review-rules/error-copy';
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
@@ -43,10 +43,8 @@ const NODE_TYPES: Record<NodeName, () => INodeType> = {
 };
 
 const credentialType = new IdealHouseApi();
-const storageCredentialType = new IdealHouseStorageApi();
 const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	[credentialType.name]: credentialType,
-	[storageCredentialType.name]: storageCredentialType,
 };
 
 function credentialTypeNamed(typeName: string): ICredentialType {
@@ -99,11 +97,8 @@ function nodeTypeFor(name: NodeName): INodeType {
 }
 
 class TestCredentialsHelper extends ICredentialsHelper {
-	/** The Ideal House credential's data, and the upload storage's when the node has one. */
-	constructor(
-		private readonly apiData: ICredentialDataDecryptedObject,
-		private readonly storageData?: ICredentialDataDecryptedObject,
-	) {
+	/** The Ideal House credential's data. */
+	constructor(private readonly apiData: ICredentialDataDecryptedObject) {
 		super();
 	}
 
@@ -143,9 +138,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		_nodeCredentials: unknown,
 		typeName: string,
 	): Promise<ICredentialDataDecryptedObject> {
-		const data = typeName === storageCredentialType.name ? this.storageData : this.apiData;
-		if (!data) throw new Error(`No ${typeName} credential given`);
-		return { ...data };
+		credentialTypeNamed(typeName);
+		return { ...this.apiData };
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -163,8 +157,6 @@ export interface RunOptions {
 	/** Input items; default one empty item. */
 	items?: INodeExecutionData[];
 	credentials?: ICredentialDataDecryptedObject;
-	/** The upload storage credential; the node is given one only when this is set. */
-	storageCredentials?: ICredentialDataDecryptedObject;
 	/** n8n's "On Error" setting. */
 	onError?: INode['onError'];
 	/** Cancels the execution after this many milliseconds (as the Stop button does). */
@@ -207,12 +199,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: options.parameters as INodeParameters,
-		credentials: {
-			idealHouseApi: { id: 'cred-1', name: 'Ideal House account' },
-			...(options.storageCredentials
-				? { idealHouseStorageApi: { id: 'cred-2', name: 'Upload bucket' } }
-				: {}),
-		},
+		credentials: { idealHouseApi: { id: 'cred-1', name: 'Ideal House account' } },
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const nodeTypes: INodeTypes = {
@@ -251,10 +238,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		webhookBaseUrl: 'http://localhost:5678/webhook',
 		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
 		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		credentialsHelper: new TestCredentialsHelper(
-			options.credentials ?? TEST_CREDENTIALS,
-			options.storageCredentials,
-		),
+		credentialsHelper: new TestCredentialsHelper(options.credentials ?? TEST_CREDENTIALS),
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const items = options.items ?? [{ json: {} }];
 	const runExecutionData = {
@@ -285,13 +269,75 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		if (timer) clearTimeout(timer);
 	}
 	const task = run.data.resultData.runData[node.name]?.[0];
-	return {
+	const result: RunResult = {
 		items: task?.data?.main?.[0] ?? [],
 		errorItems: task?.data?.main?.[1] ?? [],
 		error: (task?.error ?? run.data.resultData.error) as RunResult['error'],
 		run,
 		executionId,
 	};
+	holdErrorsToCopyRules(result, nodeType);
+	return result;
+}
+
+/** Every label of a node's panel: its parameters, and the options inside its collections. */
+function displayNames(
+	properties: Array<{ displayName?: string; options?: unknown[]; values?: unknown[] }>,
+): string[] {
+	const names: string[] = [];
+	for (const property of properties) {
+		if (property.displayName) names.push(property.displayName);
+		for (const nested of [...(property.options ?? []), ...(property.values ?? [])]) {
+			if (typeof nested === 'object' && nested !== null && 'displayName' in nested)
+				names.push(...displayNames([nested as { displayName?: string }]));
+		}
+	}
+	return names;
+}
+
+/**
+ * Every error of the package's a run shows, as the node's error or as an item of Continue on Fail,
+ * follows n8n's rules for error copy (`errorCopyProblems`); a run that breaks one fails its test.
+ */
+function holdErrorsToCopyRules(result: RunResult, nodeType: INodeType): void {
+	const found: string[] = [];
+	const judge = (copy: ErrorCopy, where: string) => {
+		for (const problem of errorCopyProblems(copy))
+			found.push(`${where}: ${problem}: ${copy.message}`);
+	};
+	type Shown = RunResult['error'] & { outcome?: unknown; context?: IDataObject; cause?: unknown };
+	const error = result.error as Shown | undefined;
+	// n8n's routing wraps an operation error of the node's in an API error with the same words.
+	const own = [error, error?.cause].find(
+		(candidate): candidate is Shown & { field?: string } =>
+			typeof candidate === 'object' && candidate !== null && 'outcome' in candidate,
+	);
+	if (error && own) {
+		const itemIndex = error.context?.itemIndex;
+		judge(
+			{
+				message: error.message,
+				description: error.description,
+				itemIndex: typeof itemIndex === 'number' ? itemIndex : undefined,
+			},
+			'the node',
+		);
+		// A refused value names its field as the panel labels it (a file's or an entry's name may follow).
+		const field = own.field;
+		const labels = displayNames(nodeType.description.properties);
+		if (field && !labels.some((label) => field === label || field.startsWith(`${label} `)))
+			found.push(`the node: the field "${field}" is no label of the node's panel`);
+	}
+	for (const item of [...result.items, ...result.errorItems]) {
+		const { error: message, details } = item.json as { error?: unknown; details?: IDataObject };
+		if (typeof message !== 'string' || typeof details !== 'object' || details === null) continue;
+		const paired = item.pairedItem as { item?: number } | undefined;
+		judge(
+			{ message, description: details.description as string | undefined, itemIndex: paired?.item },
+			`item ${paired?.item}`,
+		);
+	}
+	if (found.length > 0) throw new Error(`Error copy that breaks n8n's rules:\n${found.join('\n')}`);
 }
 
 export interface CredentialTestResult {
@@ -332,13 +378,7 @@ export async function runCredentialTest(
 			],
 		},
 	} as INodeType;
-	const storage = typeName === storageCredentialType.name;
-	const { items, error } = await runNode({
-		node: bareNode,
-		parameters: {},
-		credentials: storage ? TEST_CREDENTIALS : credentials,
-		storageCredentials: storage ? credentials : undefined,
-	});
+	const { items, error } = await runNode({ node: bareNode, parameters: {}, credentials });
 	if (error) {
 		const status = Number(error.httpCode);
 		for (const rule of test.rules ?? []) {

@@ -87,13 +87,22 @@ export async function startSignedLinkStandIn(files: SignedFiles): Promise<Signed
 				});
 				let sent = 0;
 				const hash = createHash('sha256');
+				let digest: string | undefined;
+				// Recorded as the file's last bytes are read, before they are written on: whoever got
+				// the whole file finds its fetch already recorded.
+				const record = () => {
+					if (digest !== undefined) return;
+					digest = hash.digest('hex');
+					fetches.push({ status: 200, id, sha256: digest });
+				};
 				stream.on('data', (chunk: Buffer) => {
 					sent += chunk.length;
 					hash.update(chunk);
+					if (sent >= metadata.fileSize) record();
 				});
 				pipeline(stream, res, (error) => {
 					answered.bytes += sent;
-					fetches.push({ status: 200, id, sha256: hash.digest('hex') });
+					record();
 					if (sent === metadata.fileSize) answered.ok++;
 					else
 						answered.cut.push(

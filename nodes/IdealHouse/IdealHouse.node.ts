@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { commonDescription } from '../shared/descriptions/fields';
-import { nodeProperties } from '../shared/descriptions/node-properties';
+import { nodeProperties, resourceSubtitle } from '../shared/descriptions/node-properties';
 import { extraBodyField } from './fields';
 import { styleLoaders } from './methods/styles';
 import { RESOURCES } from './resources';
@@ -20,9 +20,9 @@ export class IdealHouse implements INodeType {
 			light: 'file:../../icons/idealHouse.svg',
 			dark: 'file:../../icons/idealHouse.dark.svg',
 		},
-		subtitle: '={{ $parameter["resource"] + ": " + $parameter["operation"] }}',
+		subtitle: resourceSubtitle(RESOURCES),
 		description:
-			'Virtual staging, exterior and interior redesign, landscaping, decor, edits, floor and house plans and 3D models with Ideal House AI, waiting for the result inside the node',
+			'Stage, remodel and decorate rooms, redesign exteriors and gardens, edit images, draw floor and house plans and make 3D models with Ideal House AI, waiting for the result inside the node',
 		defaults: { name: 'Ideal House AI' },
 		usableAsTool: true,
 		properties: nodeProperties(RESOURCES, {

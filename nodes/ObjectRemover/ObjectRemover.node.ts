@@ -20,7 +20,7 @@ export class ObjectRemover implements INodeType {
 			light: 'file:../../icons/idealHouse.svg',
 			dark: 'file:../../icons/idealHouse.dark.svg',
 		},
-		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get result" : "Remove objects" }}',
+		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get Result" : "Remove Objects" }}',
 		description: `Remove furniture from interior photos with Ideal House AI (${priceText(APIS.objectRemover)})`,
 		defaults: { name: 'Ideal House Object Remover' },
 		usableAsTool: true,

@@ -22,7 +22,7 @@ export class PhotoEnhancer implements INodeType {
 			light: 'file:../../icons/idealHouse.svg',
 			dark: 'file:../../icons/idealHouse.dark.svg',
 		},
-		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get result" : "Enhance photo" }}',
+		subtitle: '={{ $parameter["operation"] === "getResult" ? "Get Result" : "Enhance Photo" }}',
 		description: `Enhance real-estate photos with Ideal House AI presets or prompts (${priceText(APIS.photoEnhancer)})`,
 		defaults: { name: 'Ideal House Photo Enhancer' },
 		usableAsTool: true,

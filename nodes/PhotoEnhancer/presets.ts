@@ -95,7 +95,7 @@ export const PRESET_CATEGORIES: PresetCategory[] = [
 			['shadow-recovery', 'Shadow Recovery'],
 			[
 				'reduce-highlights-in-my-image-to-balance-exposure',
-				'Reduce Highlights in my Image to Balance Exposure',
+				'Reduce Highlights in My Image to Balance Exposure',
 			],
 			['color-cast-removal', 'Color Cast Removal'],
 			['tungsten-daylight-mix-correction', 'Tungsten/Daylight Mix Correction'],

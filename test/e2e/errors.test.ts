@@ -58,7 +58,7 @@ describe('a task that ends Failed is an item error, and its credits come back', 
 		expect(task).toMatchObject({ status: 'Failed', cost: 10, refunded: true });
 		expect(result.items).toEqual([]);
 		expect(result.error?.message).toBe(
-			`Ideal House Photo Enhancer task ${task.id} failed. Its 10 credits were refunded automatically`,
+			`Ideal House Photo Enhancer task ${task.id} ended with status "Failed": its 10 credits were refunded automatically [item 0]`,
 		);
 		expect(service.stats().credits).toMatchObject({ charged: 10, refunded: 10 });
 		expect(service.balance(ACCOUNT)).toBe(START);
@@ -78,7 +78,7 @@ describe('a task that ends Failed is an item error, and its credits come back', 
 		expect(result.errorItems).toEqual([
 			{
 				json: {
-					error: `Ideal House Object Remover task ${task.id} failed. Its 1 credit was refunded automatically`,
+					error: `Ideal House Object Remover task ${task.id} ended with status "Failed": its 1 credit was refunded automatically [item 0]`,
 					details: {
 						description: expect.stringContaining('could not process this image'),
 						id: task.id,
@@ -102,7 +102,7 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		);
 
 		expect(result.error?.message).toBe(
-			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
+			'Ideal House answered code 5002, the API key is missing or not valid: "invalid API key" [item 0]',
 		);
 		expect(result.error?.description).toMatch(
 			/Check the API key in the "Ideal House API" credential/,
@@ -120,9 +120,9 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		const result = await run(node, { imageUrl: living(), ...parameters }, { apiKey: POOR_ACCOUNT });
 
 		expect(result.error?.message).toBe(
-			`Ideal House error 9051 (COINS_NOT_ENOUGH) – The account does not have enough credits: insufficient credits: this task costs ${cost}, the balance is ${balance}`,
+			`Ideal House refused the task: the account does not have enough credits: code 9051, "insufficient credits: this task costs ${cost}, the balance is ${balance}" [item 0]`,
 		);
-		expect(result.error?.description).toMatch(/Top up credits.*Nothing was charged/);
+		expect(result.error?.description).toMatch(/Nothing was created or charged.*Top up credits/);
 		expectRejectedCreate(node, POOR_ACCOUNT, balance);
 		expectNoSecret(result);
 	});
@@ -134,7 +134,7 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		});
 
 		expect(result.error?.message).toBe(
-			'Ideal House error 9010 (SCAN_TEXT_ERROR) – The prompt failed the text review: prompt failed text review (contains "nsfw")',
+			'Ideal House answered code 9010, the prompt did not pass the text review: "prompt failed text review (contains "nsfw")" [item 0]',
 		);
 		expect(result.error?.description).toMatch(/Rephrase the prompt/);
 		expectRejectedCreate('photoEnhancer');
@@ -154,7 +154,7 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		const result = await run(node, parameters());
 
 		expect(result.error?.message).toBe(
-			'Ideal House error 9038 (PROHIBITED_CONTENT) – The generated image was rejected by the content review: generated image content was rejected (PROHIBITED_CONTENT)',
+			'Ideal House answered code 9038, the generated image did not pass the content review: "generated image content was rejected (PROHIBITED_CONTENT)" [item 0]',
 		);
 		expect(result.error?.description).toMatch(/Try a different image, preset or prompt/);
 		expectRejectedCreate(node);
@@ -193,7 +193,7 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		const result = await run(node, parameters());
 
 		expect(result.error?.message).toBe(
-			`Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: ${serviceMessage()}`,
+			`Ideal House answered code 1011, a request parameter is missing or not valid: "${serviceMessage()}" [item 0]`,
 		);
 		expect(result.error?.description).toMatch(/Fix the parameter the service message names/);
 		expectRejectedCreate(node);
@@ -209,7 +209,7 @@ describe('every error code a node can meet: worded by the node, nothing charged'
 		});
 
 		expect(result.error?.message).toBe(
-			`Ideal House error 1001 (FAILED) – The request failed: task not found: ${taskId}`,
+			`Ideal House answered code 1001, the request was not carried out: "task not found: ${taskId}" [item 0]`,
 		);
 		expect(service.stats().requests.byEndpoint).toEqual({
 			'objectRemover.result': { total: 1, byStatus: { '200': 1 } },

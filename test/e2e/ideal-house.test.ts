@@ -275,7 +275,7 @@ describe('every API: the task the service records is the item the node emits', (
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json.error).toBe(
-			'Ideal House error 1001 (FAILED) – The request failed: no such endpoint: POST /api/v1/imageToVideo/generate',
+			'Ideal House answered code 1001, the request was not carried out: "no such endpoint: POST /api/v1/imageToVideo/generate" [item 0]',
 		);
 		expect(items[0].json.details).not.toHaveProperty('id');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
@@ -433,7 +433,7 @@ describe('what a task costs: the node says what the service charged', () => {
 		expect(items).toEqual([
 			{
 				json: {
-					error: `Ideal House Landscaping task ${task.id} failed. Its 10 credits were refunded automatically`,
+					error: `Ideal House Landscaping task ${task.id} ended with status "Failed": its 10 credits were refunded automatically [item 0]`,
 					details: {
 						id: task.id,
 						creditsCharged: 0,
@@ -541,7 +541,7 @@ describe('option lists from the Style Config endpoint', () => {
 
 		expect(failure).toBeInstanceOf(Error);
 		expect(failure.message).toBe(
-			'Ideal House error 5002 (API_KEY_INVALID) – The API key is missing or invalid: invalid API key',
+			'Ideal House answered code 5002, the API key is missing or not valid: "invalid API key"',
 		);
 		expect((failure as Error & { description?: string }).description).toMatch(
 			/Check the API key in the "Ideal House API" credential/,
@@ -559,7 +559,7 @@ describe('option lists from the Style Config endpoint', () => {
 		});
 
 		expect(error?.message).toBe(
-			`Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: indoorTypeId "${furnitureRooms[0]}" is not an id of the roomType group of interoir_remodel (see GET /api/v1/style/interoir_remodel/getStyles)`,
+			`Ideal House answered code 1011, a request parameter is missing or not valid: "indoorTypeId "${furnitureRooms[0]}" is not an id of the roomType group of interoir_remodel (see GET /api/v1/style/interoir_remodel/getStyles)" [item 0]`,
 		);
 		expect(tasksOf(service)).toEqual([]);
 		expect(service.balance(service.apiKey)).toBe(START_BALANCE);
@@ -653,11 +653,11 @@ describe('Continue on Fail on the service', () => {
 			details: { description: expect.any(String) },
 		});
 		expect(items[2].json.error).toBe(
-			'Ideal House error 1011 (PARAM_ERROR) – A request parameter is missing or invalid: sceneId "not-a-garden" is not an id of the gardenStyle group of landscaping (see GET /api/v1/style/landscaping/getStyles)',
+			'Ideal House answered code 1011, a request parameter is missing or not valid: "sceneId "not-a-garden" is not an id of the gardenStyle group of landscaping (see GET /api/v1/style/landscaping/getStyles)" [item 2]',
 		);
 		expect(items[2].json.details).not.toHaveProperty('id');
 		expect(items[3].json).toEqual({
-			error: `Ideal House Landscaping task ${failed.id} failed. Its 10 credits were refunded automatically`,
+			error: `Ideal House Landscaping task ${failed.id} ended with status "Failed": its 10 credits were refunded automatically [item 3]`,
 			details: { id: failed.id, creditsCharged: 0, description: expect.any(String) },
 		});
 		// Three creates reached the service (the file URL never left the node).

@@ -3,7 +3,7 @@
  * n8n-core's binary data service in filesystem mode holding the files, a stand-in for n8n's
  * `/rest/binary-data/signed` built from n8n-core's own token check and file stream, and the
  * local service, which downloads each `imageUrl` itself. What the service fetched is compared with
- * the file byte for byte (by SHA-256). No bucket and no storage credential.
+ * the file byte for byte (by SHA-256).
  */
 import { createHash } from 'node:crypto';
 
@@ -16,6 +16,7 @@ import { startSignedLinkStandIn, type SignedLinkStandIn } from '../../dev/harnes
 import {
 	credentialsFor,
 	eachTestOnTheLocalService,
+	expectExactId,
 	HDR_FROM_FILES,
 	hdrBrackets,
 	sampleBytes,
@@ -30,7 +31,13 @@ const samples: Record<string, Buffer> = {};
 eachTestOnTheLocalService({}, async (started) => {
 	service = started;
 	await files.init();
-	for (const name of ['living-room.png', 'bracket-1.png', 'bracket-2.png', 'bracket-3.png']) {
+	for (const name of [
+		'living-room.png',
+		'exterior.png',
+		'bracket-1.png',
+		'bracket-2.png',
+		'bracket-3.png',
+	]) {
 		samples[name] = await sampleBytes(service, name);
 	}
 	n8n = await startSignedLinkStandIn(files.service);
@@ -54,11 +61,10 @@ async function storedItem(named: Record<string, Buffer>): Promise<INodeExecution
 	return { json: {}, binary };
 }
 
-/** A run of `node` at version 1.1 on the local service, its photos the item's files, through n8n. */
+/** A run of `node` on the local service, its photos the item's files, through n8n's link. */
 async function runWithFiles(node: NodeName, parameters: IDataObject, item: INodeExecutionData) {
 	return await runNode({
 		node,
-		typeVersion: 1.1,
 		restApiUrl: n8n.restApiUrl,
 		credentials: credentialsFor(service),
 		parameters: { imageSource: 'binary', ...parameters },
@@ -84,6 +90,58 @@ describe("the local service fetches the photo from n8n's own link", () => {
 		expect(String(task.imageUrl).startsWith(`${n8n.restApiUrl}/binary-data/signed?token=`)).toBe(
 			true,
 		);
+	});
+
+	test('Photo Enhancer: the service read this very photo, as its result shows', async () => {
+		const photo = samples['exterior.png'];
+		const item = await storedItem({ data: photo });
+
+		const { items, error } = await runWithFiles(
+			'photoEnhancer',
+			{ operation: 'enhance', presetId: 'sky-replacement-sunset-sky', imageSize: '1K' },
+			item,
+		);
+
+		expect(error).toBeUndefined();
+		const json = items[0].json as IDataObject;
+		const id = expectExactId(json);
+		expect(json).toMatchObject({ status: 'Success', creditsCharged: 10 });
+		// The result keeps the source's aspect ratio: the service read this photo (1536 × 1024).
+		expect(json.output).toMatchObject({ width: 1024, height: 683 });
+		expect(tasksOf(service).map((task) => task.id)).toEqual([id]);
+		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.data.id, sha256: sha256(photo) }]);
+	});
+
+	test('Ideal House AI takes the file the same way', async () => {
+		const photo = samples['living-room.png'];
+		const item = await storedItem({ room: photo });
+
+		const { items, error } = await runWithFiles(
+			'idealHouse',
+			{ resource: 'virtualStaging', operation: 'create', imageBinaryProperty: 'room' },
+			item,
+		);
+
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ status: 'Success', creditsCharged: 1 });
+		expect(tasksOf(service).map((task) => task.kind)).toEqual(['virtualStaging']);
+		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.room.id, sha256: sha256(photo) }]);
+	});
+
+	test('without waiting, the service has fetched the file and the item says until when its link works', async () => {
+		const photo = samples['living-room.png'];
+
+		const { items } = await runWithFiles(
+			'objectRemover',
+			{ operation: 'remove', emptyType: 'whole_house', waitForCompletion: false },
+			await storedItem({ data: photo }),
+		);
+
+		expect(items[0].json.status).toBe('Unprocessed');
+		expect(n8n.fetches).toEqual([{ status: 200, id: expect.any(String), sha256: sha256(photo) }]);
+		const record = items[0].json.photoLink as { address: string; expiresAt: string };
+		expect(record.address).toBe(new URL(n8n.restApiUrl).origin);
+		expect(Date.parse(record.expiresAt)).toBeGreaterThan(Date.now() + 23 * 60 * 60 * 1000);
 	});
 
 	test('Photo Enhancer HDR: three brackets, one task, each fetched whole', async () => {
@@ -115,10 +173,10 @@ describe("the local service fetches the photo from n8n's own link", () => {
 		);
 
 		expect(error?.message).toBe(
-			`Ideal House could not download the photo that this n8n instance offered at ${new URL(n8n.restApiUrl).origin}`,
+			`Ideal House could not download the photo that this n8n instance offered at ${new URL(n8n.restApiUrl).origin} [item 0]`,
 		);
 		expect(error?.description).toMatch(
-			/WEBHOOK_URL.*\/rest\/binary-data\/signed.*No credit was spent/s,
+			/Nothing was created or charged.*WEBHOOK_URL.*\/rest\/binary-data\/signed/s,
 		);
 		expect(error?.description).toContain('HTTP 404');
 		expect(error?.description).not.toMatch(/token=(?!\[redacted\])/);

@@ -471,10 +471,10 @@ describe('several items in one run', () => {
 		]);
 		expect(errorItems.map((item) => item.json.error)).toEqual([
 			expect.stringMatching(
-				/^Ideal House Object Remover task \d+ failed\. Its 1 credit was refunded automatically$/,
+				/^Ideal House Object Remover task \d+ ended with status "Failed": its 1 credit was refunded automatically \[item 1\]$/,
 			),
 			'Image URL must be an absolute http(s) URL (got "not a url") [item 2]',
-			expect.stringContaining('1011 (PARAM_ERROR)'),
+			expect.stringContaining('code 1011, a request parameter is missing or not valid'),
 		]);
 		// (The invalid item's link is not checked: n8n's routing drops it for a preSend error; reported.)
 		expect([errorItems[0].pairedItem, errorItems[2].pairedItem]).toEqual([

@@ -7,9 +7,8 @@ import nock from 'nock';
 
 import { limits } from '../../nodes/shared/basics/limits';
 import { logLines } from '../../dev/harness/engine';
-import { allowLoopback, resetWire } from './api';
+import { resetWire } from './api';
 import { startServer, type Handler, type LocalServer } from './local-server';
-import { startTestStorage, type TestStorage } from './s3-storage';
 
 export interface Journey {
 	/** A local server closed after the test. */
@@ -40,25 +39,4 @@ export function eachTestOnAFreshWire(): Journey {
 		},
 		loggedInFile,
 	};
-}
-
-/**
- * The hooks of a test file whose photos go through a real S3-compatible store on loopback: those
- * of `eachTestOnAFreshWire`, the store started once for the file (handed to `started`), and every
- * test with loopback let through nock and the store's log and fault cleared.
- */
-export function eachTestWithStorage(started: (storage: TestStorage) => void): Journey {
-	const journey = eachTestOnAFreshWire();
-	let storage: TestStorage | undefined;
-	beforeAll(async () => {
-		storage = await startTestStorage();
-		started(storage);
-	});
-	beforeEach(() => {
-		allowLoopback();
-		storage!.requests.length = 0;
-		storage!.fault = undefined;
-	});
-	afterAll(async () => await storage?.close());
-	return journey;
 }

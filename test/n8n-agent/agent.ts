@@ -26,17 +26,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type RunningService, startService } from '../../service/server.ts';
 import { type TaskSummary } from '../../service/stats.ts';
 import { creditsOf } from '../../dev/prices.ts';
-import { importCredential, importWorkflows } from '../n8n-app/imports.ts';
+import { exampleFile, importCredential, importWorkflows } from '../n8n-app/imports.ts';
 import { type N8nProcess, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
 import { type N8nCli, n8nCli, n8nOnFreePorts, startN8nApp } from '../n8n-app/n8n-setup.ts';
-import {
-	localCredential,
-	n8nVersion,
-	Report,
-	runMain,
-	runFolders,
-	SAMPLE_BASE_URL,
-} from '../n8n-app/report.ts';
+import { localCredential, n8nVersion, Report, runMain, runFolders } from '../n8n-app/report.ts';
 import {
 	type ChatModelStub,
 	type RecordedModelRequest,
@@ -162,10 +155,12 @@ async function importEverything(service: RunningService, model: ChatModelStub): 
 			},
 		));
 	if (!ok) return false;
-	const workflows = [AGENT_EXAMPLE, MCP_EXAMPLE].map(({ file }) => ({
-		file,
-		text: readFileSync(join(REPO, 'examples', file), 'utf8'),
-	}));
+	const workflows = [AGENT_EXAMPLE, MCP_EXAMPLE].map(({ file }) =>
+		exampleFile(REPO, file, {
+			service: service.baseUrl,
+			credentials: { idealHouseApi: IDEAL_HOUSE_CREDENTIAL, openAiApi: MODEL_CREDENTIAL },
+		}),
+	);
 	return await importWorkflows(
 		{ ...imports, group: 'setup: workflows' },
 		workflows,
@@ -687,7 +682,7 @@ async function main(): Promise<number> {
 		header: [
 			`n8n ${n8nVersion(N8N_APP)}, Node ${process.version}`,
 			`work folder ${WORK}`,
-			`sample base URL ${SAMPLE_BASE_URL} swapped for the local service`,
+			'examples rewritten for the local set-up (dev/local-examples.ts): the service, the chat model',
 		],
 		shellSteps: process.env.AGENT_SHELL_STEPS,
 		startedAt: Number(process.env.AGENT_STARTED_AT) || undefined,

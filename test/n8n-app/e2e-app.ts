@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 
 import type { RunningService } from '../../service/server.ts';
-import type { TestStorage } from '../helpers/s3-storage.ts';
+import type { PrivateBucket } from './private-bucket.ts';
 import {
 	activateWorkflow,
 	logFile,
@@ -31,18 +31,11 @@ import {
 	sample,
 	SERVICE_OPTIONS,
 	startN8n,
-	STORAGE_CREDENTIAL,
 	taskLines,
 	WORK,
 } from './e2e-shared.ts';
 import { binarySize, checkTaskItem, nodeItems } from './e2e-items.ts';
-import {
-	FORM_EXAMPLE,
-	FORM_UPLOAD_BUCKET,
-	FORM_UPLOAD_EXAMPLE,
-	SOURCES,
-	STOP_WORKFLOW,
-} from './e2e-examples.ts';
+import { FORM_EXAMPLE, FORM_UPLOAD_EXAMPLE, SOURCES, STOP_WORKFLOW } from './e2e-examples.ts';
 import {
 	checkBinaryDataMode,
 	checkFormUpload,
@@ -51,7 +44,9 @@ import {
 	succeededFormExecution,
 } from './e2e-form-uploads.ts';
 import { type FrontProxy, startFrontProxy } from './n8n-link.ts';
+import { checkRecipes } from './e2e-recipe.ts';
 import { publishForm } from './form-upload.ts';
+import { checkQuickStart } from './e2e-quick-start.ts';
 
 /** How often the nodes ask the service for a task's status, in seconds. */
 const POLL_SECONDS = 3;
@@ -59,14 +54,13 @@ const POLL_SECONDS = 3;
 export async function checkRunningApp(
 	ctx: Context,
 	service: RunningService,
-	storage: TestStorage,
+	bucket: PrivateBucket,
 	port: number,
 ): Promise<void> {
 	const group = 'n8n start (editor + credential test)';
 	const base = `http://127.0.0.1:${port}`;
 	// n8n's public address, which its links carry: a reverse proxy in front of it (n8n-link.ts).
 	const proxy = await startFrontProxy(port);
-	const routes = { storage, proxy };
 	// n8n 1.x keeps files in memory by default, where n8n's link cannot reach them.
 	const onFiles: Record<string, string> = n8nLine().startsWith('1.')
 		? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' }
@@ -78,11 +72,12 @@ export async function checkRunningApp(
 		await checkCatalogue(group, base, session);
 		await checkBinaryDataMode(group, session, 'filesystem');
 		await checkCredentialTest(group, service, session);
+		await checkQuickStart(ctx, service, session);
 		await checkFormExample(ctx, service, base, session);
-		await checkFormUpload(ctx, service, routes, base, session, FORM_UPLOAD_EXAMPLE);
-		await checkFormUpload(ctx, service, routes, base, session, FORM_UPLOAD_BUCKET);
-		await checkFormUploadLater(service, routes, base, session);
-		await checkPublicApiRefused(service, routes, base, session);
+		await checkFormUpload(ctx, service, proxy, base, session, FORM_UPLOAD_EXAMPLE);
+		await checkFormUploadLater(service, proxy, base, session);
+		await checkPublicApiRefused(service, proxy, base, session);
+		await checkRecipes(ctx, n8nLine(), { service, proxy, bucket, base, session });
 		await checkStop(service, base, session);
 	} catch (error) {
 		check(group, 'checks ran', false, (error as Error).stack);
@@ -135,7 +130,6 @@ async function checkCatalogue(group: string, base: string, { rest }: RestSession
 	for (const [label, list, name] of [
 		...NODE_TYPES.map((type) => ['node type', nodeTypes, type] as const),
 		['credential type', credentialTypes, CREDENTIAL.type] as const,
-		['credential type', credentialTypes, STORAGE_CREDENTIAL.type] as const,
 	]) {
 		const entry = Array.isArray(list)
 			? list.find((candidate) => candidate.name === name)

@@ -1,9 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The forms that take the room photo itself as a file, in `n8n start` (e2e-app.ts): the example
- * on n8n's own link (Photo Link = This n8n Instance), the same workflow saved before Photo Link
- * (through the bucket), the link without waiting (the task outlives the execution), and the
- * link refused when n8n's address is on loopback and the service is not. n8n's public address
+ * on n8n's own link, the link without waiting (the task outlives the execution), and the link
+ * refused when n8n's address is on loopback and the service is not. n8n's public address
  * (`WEBHOOK_URL`) is the recording proxy of n8n-link.ts, so the checks see what the service
  * fetched from n8n, byte for byte.
  */
@@ -11,7 +10,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
-import type { TestStorage } from '../helpers/s3-storage.ts';
 import type { RestSession } from './n8n-process.ts';
 import { sleep } from './report.ts';
 import {
@@ -35,7 +33,6 @@ import {
 } from './e2e-items.ts';
 import { FORM_UPLOAD_LATER, PHOTO_LINK_PUBLIC_API, SOURCES } from './e2e-examples.ts';
 import {
-	checkThroughBucket,
 	finishEndingPage,
 	type FormUpload,
 	publishPhotoForm,
@@ -49,12 +46,6 @@ import {
 	shownLink,
 	SIGNED_PATH,
 } from './n8n-link.ts';
-
-/** Where a photo file can go: the bucket (S3 server) and n8n's public address (the proxy). */
-export interface PhotoRoutes {
-	storage: TestStorage;
-	proxy: FrontProxy;
-}
 
 /**
  * A form example's execution once it has finished, over REST. n8n stores run data in its
@@ -116,8 +107,16 @@ export async function executionIn(
 	return undefined;
 }
 
+/** What a node's error in a finished execution said: its message and description. */
+export function errorAt(run: RunOutput, node: string): string {
+	const nodeRun = run.data.resultData.runData[node]?.[0] as
+		| { error?: { message?: string; description?: string } }
+		| undefined;
+	return `${nodeRun?.error?.message ?? ''} ${nodeRun?.error?.description ?? ''}`;
+}
+
 /** The service's sample room photo, as the forms' file. */
-async function samplePhoto(service: RunningService): Promise<Buffer> {
+export async function samplePhoto(service: RunningService): Promise<Buffer> {
 	return Buffer.from(
 		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
 	);
@@ -139,32 +138,29 @@ export async function checkBinaryDataMode(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The form example, waiting for the task: on n8n's link, or through the bucket
+// The form example, waiting for the task, on n8n's link
 
 /**
  * The form that takes the room photo as a file, as users run it: published, the photo submitted,
  * the form ending's page read as the browser gets it (with the staged photo to save) and then
  * posted back, as its script does, so that the execution ends. The service must have fetched the
- * uploaded file's own bytes: from n8n itself through n8n's signed link (the example), or through
- * the bucket's presigned link, the object gone afterwards (the workflow saved before Photo Link);
- * and the staged photo must reach both the item and the submitter.
+ * uploaded file's own bytes from n8n itself, through n8n's signed link; and the staged photo must
+ * reach both the item and the submitter.
  */
 export async function checkFormUpload(
 	ctx: Context,
 	service: RunningService,
-	routes: PhotoRoutes,
+	proxy: FrontProxy,
 	base: string,
 	session: RestSession,
 	example: FormUpload,
 ): Promise<void> {
 	const ending = example.ending!;
 	const resultProperty = example.resultProperty!;
-	const how = example.photoLink === 'n8n' ? "on n8n's own link" : 'through the bucket';
-	const group = `workflow ${example.id} (a photo file ${how}, in n8n start)`;
+	const group = `workflow ${example.id} (a photo file on n8n's own link, in n8n start)`;
 	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
-	routes.storage.requests.length = 0;
 	const photo = await samplePhoto(service);
 
 	const waitingUrl = await submitPhoto(report, group, formUrl, photo);
@@ -205,36 +201,23 @@ export async function checkFormUpload(
 	);
 	const sentUrl = String(newTasks[0]?.imageUrl ?? '');
 	if (item) {
-		const shown = example.photoLink === 'n8n' ? shownLink(sentUrl) : sentUrl;
+		const shown = shownLink(sentUrl);
 		await checkTaskItem(ctx, group, example.node, 0, item, {
 			kind: 'virtualStaging',
 			imageUrls: [sentUrl],
 			input: { imageUrl: sentUrl, prompt: example.prompt },
-			...(example.photoLink === 'n8n'
-				? { itemImageUrls: [shown], itemInput: { imageUrl: shown, prompt: example.prompt } }
-				: {}),
+			itemImageUrls: [shown],
+			itemInput: { imageUrl: shown, prompt: example.prompt },
 			source: SOURCES['living-room.png'],
 			binary: resultProperty,
 		});
 	}
-	let route: string;
-	if (example.photoLink === 'n8n') {
-		const claims = checkThroughN8nLink(report, group, routes.proxy, sentUrl, photo);
-		equal(
-			group,
-			'nothing went to the bucket (no request reached the S3 server)',
-			routes.storage.requests.length,
-			0,
-		);
-		// n8n 2.x moves the form's file from its `temp` id when the run ends (restoreBinaryDataId),
-		// so a link to that id then opens nothing; 1.x moves only a binary property named `data`.
-		// n8n's doing, not the node's: noted, not checked.
-		const after = await openLink(sentUrl);
-		route = `n8n's link (${claims.id ?? 'no id'}, valid ${claims.lifetimeSeconds ?? '?'} s; after the run: HTTP ${after.status})`;
-	} else {
-		await checkThroughBucket(report, group, routes.storage, sentUrl, photo);
-		route = `the bucket (${new URL(sentUrl || 'http://-').pathname})`;
-	}
+	const claims = checkThroughN8nLink(report, group, proxy, sentUrl, photo);
+	// n8n 2.x moves the form's file from its `temp` id when the run ends (restoreBinaryDataId),
+	// so a link to that id then opens nothing; 1.x moves only a binary property named `data`.
+	// n8n's doing, not the node's: noted, not checked.
+	const after = await openLink(sentUrl);
+	const route = `n8n's link (${claims.id ?? 'no id'}, valid ${claims.lifetimeSeconds ?? '?'} s; after the run: HTTP ${after.status})`;
 
 	const endingItem = nodeItems(group, run, ending, 1)[0];
 	const staged = item?.binary?.[resultProperty];
@@ -298,7 +281,7 @@ async function whyNotWaiting(
  */
 export async function checkFormUploadLater(
 	service: RunningService,
-	routes: PhotoRoutes,
+	proxy: FrontProxy,
 	base: string,
 	session: RestSession,
 ): Promise<void> {
@@ -308,7 +291,6 @@ export async function checkFormUploadLater(
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	const balanceBefore = service.balance(API_KEY);
-	routes.storage.requests.length = 0;
 	const photo = await samplePhoto(service);
 	if (!(await submitPhoto(report, group, formUrl, photo, false))) return;
 
@@ -336,7 +318,7 @@ export async function checkFormUploadLater(
 		[id],
 	);
 	const sentUrl = String(newTasks[0]?.imageUrl ?? '');
-	const claims = checkThroughN8nLink(report, group, routes.proxy, sentUrl, photo);
+	const claims = checkThroughN8nLink(report, group, proxy, sentUrl, photo);
 	const trigger = nodeItems(group, run, example.trigger, 1)[0]?.binary?.[example.fileProperty];
 	check(
 		group,
@@ -350,7 +332,7 @@ export async function checkFormUploadLater(
 	check(
 		group,
 		"the item says where the task fetches its photo and until when (photoLink: n8n's public address, and the link's own expiry)",
-		said?.address === new URL(routes.proxy.url).origin &&
+		said?.address === new URL(proxy.url).origin &&
 			claims.expiresAt !== undefined &&
 			Math.abs(saidExpiry - claims.expiresAt) <= 5_000,
 		`photoLink ${JSON.stringify(said)}; the link expires ${claims.expiresAt ? new Date(claims.expiresAt).toISOString() : '?'}`,
@@ -370,12 +352,6 @@ export async function checkFormUploadLater(
 		"the service's task ended Success (its photo fetched from n8n), 1 credit spent",
 		[ended?.status, ended?.refunded, balanceBefore - service.balance(API_KEY)],
 		['Success', false, CREDITS.virtualStaging],
-	);
-	equal(
-		group,
-		'nothing went to the bucket (no request reached the S3 server)',
-		routes.storage.requests.length,
-		0,
 	);
 	taskLines.push(
 		`form upload ${example.id}: task ${String(id)} ${String(item?.json.status)} at the end of the run; ` +
@@ -407,7 +383,7 @@ async function waitForTaskEnd(
  */
 export async function checkPublicApiRefused(
 	service: RunningService,
-	routes: PhotoRoutes,
+	proxy: FrontProxy,
 	base: string,
 	session: RestSession,
 ): Promise<void> {
@@ -415,21 +391,18 @@ export async function checkPublicApiRefused(
 	const group = `workflow ${example.id} (n8n's link refused: n8n on loopback, the service public)`;
 	const formUrl = await publishPhotoForm(report, group, base, session, example);
 	if (!formUrl) return;
-	const fetchesBefore = routes.proxy.fetches.length;
+	const fetchesBefore = proxy.fetches.length;
 	const photo = await samplePhoto(service);
 	if (!(await submitPhoto(report, group, formUrl, photo, false))) return;
 	const run = await finishedFormExecution(group, session, example.id);
 	if (!run) return;
-	const nodeRun = run.data.resultData.runData[example.node]?.[0] as
-		| { error?: { message?: string; description?: string } }
-		| undefined;
-	const message = `${nodeRun?.error?.message ?? ''} ${nodeRun?.error?.description ?? ''}`;
+	const message = errorAt(run, example.node);
 	check(
 		group,
 		`the execution ended in error at ${example.node}, whose message names WEBHOOK_URL`,
 		run.status === 'error' && /WEBHOOK_URL/.test(message),
 		`status ${run.status}: ${message.slice(0, 400)}`,
 	);
-	equal(group, 'nobody fetched an n8n link', routes.proxy.fetches.length - fetchesBefore, 0);
+	equal(group, 'nobody fetched an n8n link', proxy.fetches.length - fetchesBefore, 0);
 	taskLines.push(`refused ${example.id}: ${message.trim().slice(0, 200)}`);
 }

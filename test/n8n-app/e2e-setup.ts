@@ -8,8 +8,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import {
+	EXAMPLE_CREDENTIALS,
+	exampleForLocalSetUp,
+	type LocalSetUp,
+	SAMPLE_PHOTOS,
+} from '../../dev/local-examples.ts';
 import { importCredential, importCredentials, importWorkflows } from './imports.ts';
-import { PACKAGE, requiredEnv, SAMPLE_BASE_URL } from './report.ts';
+import { PACKAGE, requiredEnv } from './report.ts';
 import {
 	API_KEY,
 	check,
@@ -20,7 +26,6 @@ import {
 	REPO,
 	report,
 	RUNNER,
-	STORAGE_CREDENTIAL,
 	timed,
 	TOOL_TYPES,
 	USER_FOLDER,
@@ -30,9 +35,12 @@ import {
 	EXAMPLES,
 	FORM_EXAMPLES,
 	PHOTO_LINK_PUBLIC_API,
+	QUICK_START,
 	RUN_ELSEWHERE,
 	TEST_WORKFLOWS,
 } from './e2e-examples.ts';
+import { RECIPE } from './e2e-recipe.ts';
+import type { CredentialImport } from './imports.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The package as run.sh packed and installed it
@@ -123,26 +131,45 @@ export async function importServiceCredential(serviceUrl: string): Promise<void>
 }
 
 /**
- * The upload storage credential, with plain data as a user types it (the S3 server's address and
- * keys), and, in the same command, an "Ideal House API" credential at a public address for the
- * refusal of n8n's link (`PHOTO_LINK_PUBLIC_API`).
+ * The credentials of the other workflows, with plain data as a user types it: an "Ideal House
+ * API" credential at a public address for the refusal of n8n's link (`PHOTO_LINK_PUBLIC_API`),
+ * and the recipe's (`recipe`: the AWS and S3 credentials of the local bucket).
  */
-export async function importStorageCredential(data: Record<string, unknown>): Promise<void> {
+export async function importMoreCredentials(recipe: CredentialImport[]): Promise<void> {
 	await importCredentials({ ...imports, group: 'n8n import:credentials' }, [
-		{ credential: STORAGE_CREDENTIAL, data },
 		{
 			credential: PHOTO_LINK_PUBLIC_API.credential,
 			data: { apiKey: API_KEY, baseUrl: PHOTO_LINK_PUBLIC_API.baseUrl },
 		},
+		...recipe,
 	]);
 }
 
-/** The workflow files, with the sample base URL replaced by the service's. */
+/** A workflow file to import: a test workflow, or an example as shipped. */
+export interface WorkflowFile {
+	file: string;
+	text: string;
+	example?: true;
+}
+
+/**
+ * The workflow files: the test workflows with their sample base URL replaced by the service's,
+ * the examples rewritten for the local set-up (the service's samples, this test's credential).
+ */
 export async function importTestWorkflows(
-	files: Array<{ file: string; text: string }>,
+	files: WorkflowFile[],
 	serviceUrl: string,
+	bucket?: LocalSetUp['bucket'],
 ): Promise<void> {
-	await importWorkflows({ ...imports, group: 'n8n import:workflow' }, files, serviceUrl);
+	const local = { service: serviceUrl, bucket, credentials: { idealHouseApi: CREDENTIAL } };
+	await importWorkflows(
+		{ ...imports, group: 'n8n import:workflow' },
+		files.map(({ file, text, example }) => ({
+			file,
+			text: example ? exampleForLocalSetUp(text, local) : text,
+		})),
+		serviceUrl,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,11 +203,12 @@ type NodeDescriptions = Record<string, { properties: PropertyDescription[] }>;
 
 /**
  * The files to import: the test workflows, and the examples, each checked as a file first; then
- * that no example is left out of both this test and the others.
+ * that no example is left out of both this test and the others. The Quick start's example is
+ * checked here too, and imported later as the README tells a new user (e2e-quick-start.ts).
  */
-export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
+export function checkWorkflowFiles(): WorkflowFile[] {
 	const descriptions = loadedDescriptions();
-	const workflowFiles: Array<{ file: string; text: string }> = [];
+	const workflowFiles: WorkflowFile[] = [];
 	for (const workflow of TEST_WORKFLOWS) {
 		const text = readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', workflow.file), 'utf8');
 		const parsed = JSON.parse(text) as WorkflowJson;
@@ -192,7 +220,7 @@ export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
 			checkOurNode(group, node, descriptions, apiCredential);
 		workflowFiles.push({ file: workflow.file, text });
 	}
-	for (const example of [...EXAMPLES, ...FORM_EXAMPLES]) {
+	for (const example of [...EXAMPLES, ...FORM_EXAMPLES, RECIPE]) {
 		const text = readFileSync(join(REPO, 'examples', example.file), 'utf8');
 		const workflow = JSON.parse(text) as WorkflowJson;
 		equal(`example ${example.file}`, 'workflow id', workflow.id, example.id);
@@ -200,15 +228,22 @@ export function checkWorkflowFiles(): Array<{ file: string; text: string }> {
 			example.file,
 			workflow,
 			descriptions,
-			FORM_EXAMPLES.some((form) => form.file === example.file)
+			[...FORM_EXAMPLES, RECIPE].some((form) => form.file === example.file)
 				? 'n8n-nodes-base.formTrigger'
 				: undefined,
 		);
-		workflowFiles.push({ file: example.file, text });
+		workflowFiles.push({ file: example.file, text, example: true });
 	}
+	checkExampleStatically(
+		QUICK_START.file,
+		JSON.parse(readFileSync(join(REPO, 'examples', QUICK_START.file), 'utf8')) as WorkflowJson,
+		descriptions,
+	);
 	const others = readdirSync(join(REPO, 'examples')).filter(
 		(file) =>
 			file.endsWith('.json') &&
+			file !== QUICK_START.file &&
+			file !== RECIPE.file &&
 			!FORM_EXAMPLES.some((form) => form.file === file) &&
 			!RUN_ELSEWHERE.includes(file) &&
 			!EXAMPLES.some((example) => example.file === file),
@@ -244,12 +279,8 @@ function checkExampleStatically(
 ): void {
 	const group = `example ${file}`;
 	const text = readFileSync(join(REPO, 'examples', file), 'utf8');
-	check(
-		group,
-		`uses the sample base URL ${SAMPLE_BASE_URL}`,
-		text.includes(SAMPLE_BASE_URL),
-		'placeholder not found',
-	);
+	const local = text.match(/127\.0\.0\.1[^"\s]*|localhost[^"\s]*/);
+	check(group, 'names no local address (it runs on any n8n)', !local, local?.[0]);
 	check(
 		group,
 		'has an id of at most 21 characters and a name',
@@ -263,27 +294,40 @@ function checkExampleStatically(
 		`first node ${workflow.nodes[0]?.type}`,
 	);
 	const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+	const contents = notes.map((note) =>
+		String((note.parameters as { content?: unknown }).content ?? ''),
+	);
 	check(
 		group,
-		'has a sticky note explaining it (what it does, the credential, the local service)',
-		notes.some((note) => {
-			const content = String((note.parameters as { content?: unknown }).content ?? '');
-			return content.length > 200 && /credential/i.test(content) && /npm run service/.test(content);
-		}),
+		'has a sticky note saying what it does and what to set (the credential)',
+		contents.some((content) => content.length > 200 && /\*\*Set:\*\*.*credential/is.test(content)),
 		`${notes.length} sticky note(s)`,
 	);
+	// A form field's placeholder is only a hint; a node that sends a sample photo needs the note.
+	const sendsSamples = workflow.nodes.some(
+		(node) =>
+			!['n8n-nodes-base.stickyNote', 'n8n-nodes-base.formTrigger'].includes(node.type) &&
+			Object.values(SAMPLE_PHOTOS).some((url) => JSON.stringify(node.parameters).includes(url)),
+	);
+	if (sendsSamples)
+		check(
+			group,
+			"its sample photos come with a sticky note: replace with your photo's URL",
+			contents.some((content) => /replace with your photo's URL/i.test(content)),
+			'no such note',
+		);
 	const ours = workflow.nodes.filter((node) => node.type.startsWith(`${PACKAGE}.`));
 	check(group, 'uses our nodes', ours.length > 0, 'none');
-	for (const node of ours) checkOurNode(group, node, descriptions);
+	for (const node of ours)
+		checkOurNode(group, node, descriptions, EXAMPLE_CREDENTIALS.idealHouseApi);
 }
 
-/** The node versions a workflow may use: 1, and 1.1, which brought Photo Link. */
-const NODE_VERSIONS = [1, 1.1];
+/** The node versions a workflow may use: the one version every node has. */
+const NODE_VERSIONS = [1];
 
 /**
- * One of our nodes in a workflow: a type n8n loaded, at a version it has, the test's credentials
- * (the upload storage exactly where the photo is a file that goes through the bucket: Photo Link
- * Your Bucket, set or as the version's default), valid parameters.
+ * One of our nodes in a workflow: a type n8n loaded, at a version it has, the test's one
+ * credential, valid parameters.
  */
 function checkOurNode(
 	group: string,
@@ -300,29 +344,9 @@ function checkOurNode(
 		NODE_VERSIONS.includes(node.typeVersion),
 		`typeVersion ${node.typeVersion}`,
 	);
-	const fromFile = node.parameters.imageSource === 'binary';
-	const photoLink = fromFile
-		? parameterValue('photoLink', node.parameters, description.properties, node.typeVersion)
-		: undefined;
-	if (fromFile)
-		check(
-			group,
-			`${node.name}: Photo Link is "n8n" or "bucket" (set, or version ${node.typeVersion}'s default: ${JSON.stringify(photoLink)})`,
-			photoLink === 'n8n' || photoLink === 'bucket',
-			`photoLink ${JSON.stringify(photoLink)}`,
-		);
-	const throughBucket = fromFile && photoLink === 'bucket';
-	equal(
-		group,
-		`${node.name}: credentials${throughBucket ? ' (the API, and the upload storage for the photo file)' : fromFile ? " (the API only: the photo file goes on n8n's own link)" : ''}`,
-		node.credentials,
-		{
-			idealHouseApi: { id: apiCredential.id, name: apiCredential.name },
-			...(throughBucket
-				? { idealHouseStorageApi: { id: STORAGE_CREDENTIAL.id, name: STORAGE_CREDENTIAL.name } }
-				: {}),
-		},
-	);
+	equal(group, `${node.name}: credentials (the Ideal House API only)`, node.credentials, {
+		idealHouseApi: { id: apiCredential.id, name: apiCredential.name },
+	});
 	const problems = parameterProblems(node.parameters, description.properties, node.typeVersion);
 	check(
 		group,
@@ -330,22 +354,6 @@ function checkOurNode(
 		problems.length === 0,
 		problems.join('; '),
 	);
-}
-
-/**
- * A parameter's value as the node runs with it: the workflow's, or the default of the property
- * n8n shows at this version (one property per version where the default changed).
- */
-function parameterValue(
-	name: string,
-	parameters: Record<string, unknown>,
-	described: PropertyDescription[],
-	version: number,
-): unknown {
-	if (name in parameters) return parameters[name];
-	return described.find(
-		(property) => property.name === name && isShown(property, parameters, described, version),
-	)?.default;
 }
 
 /** Whether a node version meets one `@version` condition (a number, or `{ _cnd: { gte: … } }`). */
@@ -376,8 +384,7 @@ function versionMatches(condition: unknown, version: number): boolean {
  * `displayOptions.show` and `hide`, with the defaults of the parameters a workflow leaves out,
  * and `@version`). A node with resources has one property per resource under the same name (the
  * Ideal House AI node's `indoorTypeId` is a fixed list for Virtual Staging and a loaded one for
- * Change Furniture), and one per version where a default changed (`photoLink`): only the shown
- * one applies.
+ * Change Furniture): only the shown one applies.
  */
 function isShown(
 	property: PropertyDescription,

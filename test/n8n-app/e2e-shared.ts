@@ -8,14 +8,7 @@ import { join } from 'node:path';
 
 import { type CommandResult, type N8nProcess, startN8nProcess } from './n8n-process.ts';
 import { n8nCli, n8nOnFreePorts } from './n8n-setup.ts';
-import {
-	localCredential,
-	localStorageCredential,
-	n8nVersion,
-	PACKAGE,
-	Report,
-	runFolders,
-} from './report.ts';
+import { localCredential, n8nVersion, PACKAGE, Report, runFolders } from './report.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -30,8 +23,6 @@ export const NODE_TYPES = [
 /** n8n adds a tool variant of every node that is `usableAsTool`, for the AI Agent. */
 export const TOOL_TYPES = NODE_TYPES.map((type) => `${type}Tool`);
 export const CREDENTIAL = localCredential('IdealHouseLocal1');
-/** The bucket photo files go through: s3rver on loopback, behind the signature-checking proxy. */
-export const STORAGE_CREDENTIAL = localStorageCredential('IdealHouseStorage1');
 export const API_KEY = 'n8n-e2e-key';
 export const START_CREDITS = 1000;
 export const SERVICE_OPTIONS = {

@@ -8,9 +8,9 @@
  *     on a free port;
  *  2. `n8n export:nodes`: our three node types and their tool variants are known, the loader
  *     complained about nothing;
- *  3. `n8n import:credentials`: an "Ideal House API" credential pointing at the service, and an
- *     upload storage credential pointing at a real S3 server on loopback (s3rver behind a proxy
- *     that verifies every signature);
+ *  3. `n8n import:credentials`: an "Ideal House API" credential pointing at the service, and, for
+ *     the recipe through the user's own bucket, an AWS credential pointing at a private bucket on
+ *     loopback (s3rver behind a proxy that answers as a private bucket does);
  *  4. `n8n import:workflow`: examples/*.json, each checked as a file first, with the sample base
  *     URL replaced;
  *  5. `n8n execute --id=… --rawOutput` for each example, then checks every item the nodes
@@ -19,8 +19,8 @@
  *  6. `n8n start`: the editor serves our node types, credential type and icons, the
  *     credential's Test button (REST /rest/credentials/test) passes for the right key and fails
  *     with our messages for a wrong key and for plain http to another host, the form examples
- *     take an upload (the mask; the photo itself, through the bucket, staged and handed back),
- *     and Stop ends a node's wait.
+ *     take an upload (the mask; the photo itself, on n8n's own link, staged and handed back; the
+ *     photo through the private bucket, the recipe), and Stop ends a node's wait.
  *
  * Prints one summary; exits 1 if any check failed. Logs of every n8n command stay in E2E_WORK.
  *
@@ -28,7 +28,8 @@
  * e2e-app.ts (6); e2e-shared.ts holds the settings, the report and the n8n CLI they share.
  */
 import { type RunningService, startService } from '../../service/server.ts';
-import { startTestStorage } from '../helpers/s3-storage.ts';
+import { startPrivateBucket } from './private-bucket.ts';
+import { exampleForLocalSetUp } from '../../dev/local-examples.ts';
 import { n8nVersion, PACKAGE, runMain } from './report.ts';
 import {
 	API_KEY,
@@ -54,13 +55,19 @@ import {
 	checkTarball,
 	checkWorkflowFiles,
 	exportNodes,
+	importMoreCredentials,
 	importServiceCredential,
-	importStorageCredential,
 	importTestWorkflows,
 } from './e2e-setup.ts';
 import { EXAMPLES, type Example, PHOTO_LINK_IN_MEMORY } from './e2e-examples.ts';
 import { CREDITS, nodeItems, runOutput } from './e2e-items.ts';
 import { checkRunningApp } from './e2e-app.ts';
+import {
+	RECIPE_BUCKET_NAME,
+	RECIPE_PREFIX,
+	RECIPE_S3_NODE,
+	recipeCredentials,
+} from './e2e-recipe.ts';
 
 /** One `n8n execute` as the summary lists it. */
 interface ExampleRun {
@@ -79,16 +86,29 @@ async function main(): Promise<number> {
 	console.log(
 		`Local service on ${service.baseUrl} (tasks ${SERVICE_OPTIONS.taskDurationMs} ms, seed ${SERVICE_OPTIONS.seed})`,
 	);
-	const storage = await startTestStorage();
+	const bucket = await startPrivateBucket(RECIPE_BUCKET_NAME, RECIPE_PREFIX);
 	console.log(
-		`S3 server (s3rver, every signature verified) on ${storage.endpoint}, bucket ${storage.bucket}`,
+		`Private bucket (s3rver behind a proxy, reads open under ${RECIPE_PREFIX}) on ${bucket.endpoint}, bucket ${bucket.bucket}`,
 	);
 	const runs: ExampleRun[] = [];
 	try {
 		await exportNodes();
 		await importServiceCredential(service.baseUrl);
-		await importStorageCredential(storage.credentials);
-		await importTestWorkflows(checkWorkflowFiles(), service.baseUrl);
+		await importMoreCredentials(recipeCredentials(bucket));
+		const recipeBucket = { name: bucket.bucket, url: `${bucket.endpoint}/${bucket.bucket}` };
+		// The test workflow of the recipe's variant names the same placeholder bucket.
+		const files = checkWorkflowFiles().map((workflow) =>
+			workflow.file === RECIPE_S3_NODE.file
+				? {
+						...workflow,
+						text: exampleForLocalSetUp(workflow.text, {
+							service: service.baseUrl,
+							bucket: recipeBucket,
+						}),
+					}
+				: workflow,
+		);
+		await importTestWorkflows(files, service.baseUrl, recipeBucket);
 
 		for (const example of EXAMPLES) runs.push(await executeExample(ctx, example));
 		await checkServiceRecord(ctx, service.baseUrl);
@@ -96,10 +116,10 @@ async function main(): Promise<number> {
 
 		await timed(
 			'n8n start (editor, credential test, forms)',
-			async () => await checkRunningApp(ctx, service, storage, editorPort()),
+			async () => await checkRunningApp(ctx, service, bucket, editorPort()),
 		);
 	} finally {
-		await storage.close();
+		await bucket.close();
 		await service.close();
 	}
 	return printSummary(runs);

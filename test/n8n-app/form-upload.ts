@@ -1,20 +1,14 @@
 /**
  * The form that takes the room photo as a file, as the real-n8n drivers run it: in `n8n start`
  * (test/n8n-app) and through n8n's queue, the form on the main and the task on a worker
- * (test/n8n-queue). The example (`examples/form-upload-stage.json`, node version 1.1) gives the
- * service n8n's own link to the file; the test workflow `form-upload-bucket.json` is the same
- * workflow saved with node version 1, before Photo Link: the photo goes through the bucket. What
- * the drivers share: the workflows' names, publishing them, the browser's submission, the files the
- * form ending's page hands over, and what the S3 server must have seen.
+ * (test/n8n-queue). The example (`examples/form-upload-stage.json`) gives the service n8n's own
+ * link to the file. What the drivers share: the workflow's names, publishing it, the browser's
+ * submission, and the files the form ending's page hands over.
  */
 import { createHash } from 'node:crypto';
 
-import type { TestStorage } from '../helpers/s3-storage.ts';
 import { activateWorkflow, type RestSession } from './n8n-process.ts';
 import { type Report, sleep } from './report.ts';
-
-/** How the service gets the photo: n8n's own signed link, or a presigned link into the bucket. */
-export type PhotoLink = 'n8n' | 'bucket';
 
 export interface FormUpload {
 	/** The file, under `examples/` or, for a test workflow, `test/n8n-app/workflows/`. */
@@ -30,13 +24,11 @@ export interface FormUpload {
 	fileProperty: string;
 	resultProperty?: string;
 	prompt: string;
-	photoLink: PhotoLink;
 }
 
 /**
  * The example: the photo is the uploaded file, which the node hands the service as n8n's own
- * signed link (Photo Link = This n8n Instance, version 1.1's default), and the form's ending
- * hands the staged photo back to the browser.
+ * signed link, and the form's ending hands the staged photo back to the browser.
  */
 export const FORM_UPLOAD_EXAMPLE: FormUpload = {
 	file: 'form-upload-stage.json',
@@ -49,20 +41,6 @@ export const FORM_UPLOAD_EXAMPLE: FormUpload = {
 	fileProperty: 'Room_photo',
 	resultProperty: 'staged',
 	prompt: 'Warm contemporary furniture, light oak and neutral linen, styled for a listing photo',
-	photoLink: 'n8n',
-};
-
-/**
- * The same workflow as saved before Photo Link (node version 1, no `photoLink`): the node puts
- * the photo in the bucket for the service, and deletes it once the task has ended.
- */
-export const FORM_UPLOAD_BUCKET: FormUpload = {
-	...FORM_UPLOAD_EXAMPLE,
-	file: 'form-upload-bucket.json',
-	folder: 'workflows',
-	id: 'ihFormUploadBucket',
-	formPath: 'stage-a-room-bucket',
-	photoLink: 'bucket',
 };
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -182,65 +160,6 @@ export function returnedFiles(html: string): ReturnedFile[] | undefined {
 		fileName: entry.fileName,
 		type: entry.type,
 	}));
-}
-
-/**
- * What the S3 server saw: the node's signed upload of the photo, the service's download through
- * the presigned link it was given (the same bytes), the node's delete once the task had ended,
- * and nothing left in the bucket.
- */
-export async function checkThroughBucket(
-	report: Report,
-	group: string,
-	storage: TestStorage,
-	sentUrl: string,
-	photo: Buffer,
-): Promise<void> {
-	let link: URL | undefined;
-	try {
-		link = new URL(sentUrl);
-	} catch {
-		// reported below
-	}
-	const path = link?.pathname ?? '';
-	report.check(
-		group,
-		`the service got a presigned link into the bucket (${storage.bucket}, under ideal-house-uploads/)`,
-		!!link &&
-			link.origin === storage.endpoint &&
-			path.startsWith(`/${storage.bucket}/ideal-house-uploads/`) &&
-			link.searchParams.has('X-Amz-Signature'),
-		sentUrl,
-	);
-	const of = (method: string) =>
-		storage.requests.filter((request) => request.method === method && request.path === path);
-	const puts = of('PUT');
-	report.equal(
-		group,
-		'the node uploaded the photo once, signed, and the store kept exactly its bytes',
-		puts.map((put) => [put.status, put.verdict.ok, put.sha256]),
-		[[200, true, sha256(photo)]],
-	);
-	const fetched = of('GET').filter((get) => get.verdict.ok && get.verdict.presigned);
-	report.equal(
-		group,
-		"the service's input: it fetched the object through its link and got the uploaded file's bytes",
-		fetched.map((get) => [get.status, get.sha256]),
-		[[200, sha256(photo)]],
-	);
-	report.equal(
-		group,
-		'the node deleted the object once the task had ended',
-		of('DELETE').map((del) => del.status),
-		[204],
-	);
-	report.equal(group, 'the bucket is empty afterwards', await storage.keys(), []);
-	report.check(
-		group,
-		'every request to the store carried a valid signature',
-		storage.requests.every((request) => request.verdict.ok),
-		JSON.stringify(storage.requests.filter((request) => !request.verdict.ok).map((r) => r.verdict)),
-	);
 }
 
 /**

@@ -4,9 +4,10 @@
  * the work folder, then n8n's own CLI (`import:credentials`, `import:workflow`), with a check that
  * n8n says it imported exactly them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { exampleForLocalSetUp, type LocalSetUp } from '../../dev/local-examples.ts';
 import { type CommandResult, logFile } from './n8n-process.ts';
 import { type Report, SAMPLE_BASE_URL } from './report.ts';
 
@@ -70,8 +71,23 @@ export async function importCredentials(
 }
 
 /**
- * Imports workflow files, each with the sample base URL of its images and service replaced by
- * `baseUrl` (the driver's own service).
+ * An example of `examples/` as a driver imports it: rewritten for the local set-up (its public
+ * sample photos, placeholder addresses and credentials: `dev/local-examples.ts`).
+ */
+export function exampleFile(
+	repo: string,
+	file: string,
+	local: LocalSetUp,
+): { file: string; text: string } {
+	return {
+		file,
+		text: exampleForLocalSetUp(readFileSync(join(repo, 'examples', file), 'utf8'), local),
+	};
+}
+
+/**
+ * Imports workflow files. The test workflows' sample base URL (the local service's usual address)
+ * becomes `baseUrl`, the driver's own service; examples come rewritten (`exampleFile`).
  */
 export async function importWorkflows(
 	{ report, group, work, n8n }: ImportContext,

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * Photo Link = This n8n Instance, as the real-n8n drivers check it: the service gets n8n's own
+ * A photo file on n8n's own link, as the real-n8n drivers check it: the service gets n8n's own
  * signed link to the photo file (`<n8n>/rest/binary-data/signed?token=…`, served by n8n's main
  * without a login) and fetches the photo from n8n itself.
  *

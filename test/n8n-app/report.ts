@@ -12,8 +12,8 @@ import { type LogLine, parseLogLines } from './n8n-process.ts';
 export const PACKAGE = 'n8n-nodes-ideal-house';
 /** The nodes package.json lists (Photo Enhancer, Object Remover, Ideal House AI): n8n's loader counts them. */
 export const PACKAGE_NODES = 3;
-/** The credentials it lists: the API key, and the upload storage for photos that are files. */
-export const PACKAGE_CREDENTIALS = 2;
+/** The credential it lists: the API key. */
+export const PACKAGE_CREDENTIALS = 1;
 /**
  * The base URL the example and test workflows use for the local service's sample images
  * (`npm run service` listens there); each driver swaps in its own service's address.
@@ -23,11 +23,6 @@ export const SAMPLE_BASE_URL = 'http://127.0.0.1:8787';
 /** The "Ideal House API" credential a driver imports (its data points at the driver's service). */
 export function localCredential(id: string) {
 	return { id, name: 'Ideal House (local service)', type: 'idealHouseApi' };
-}
-
-/** The upload storage credential a driver imports (its data points at the driver's S3 server). */
-export function localStorageCredential(id: string) {
-	return { id, name: 'Upload storage (local S3 server)', type: 'idealHouseStorageApi' };
 }
 
 /** A log line about this package, its nodes or its credential. */
@@ -191,7 +186,7 @@ export class Report {
 		);
 		this.check(
 			group,
-			`${prefix}loader: "Loaded all credentials and nodes" with ${PACKAGE_CREDENTIALS} credentials and ${PACKAGE_NODES} nodes`,
+			`${prefix}loader: "Loaded all credentials and nodes" with ${PACKAGE_CREDENTIALS} credential${PACKAGE_CREDENTIALS === 1 ? '' : 's'} and ${PACKAGE_NODES} nodes`,
 			loaded?.metadata?.credentials === PACKAGE_CREDENTIALS &&
 				loaded?.metadata?.nodes === PACKAGE_NODES,
 			loaded ? `metadata ${JSON.stringify(loaded.metadata)}` : 'no such log line',

@@ -5,14 +5,14 @@
  * owner login; and the REST and SQL reads the checks use.
  */
 import { execFile } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { type RunningCrmStub, startCrmStub } from '../../service/crm/crm.ts';
 import { type RunningMlsFeed, startMlsFeed } from '../../service/mls/feed.ts';
 import { type RunningService, startService } from '../../service/server.ts';
-import { importWorkflows } from '../n8n-app/imports.ts';
+import { exampleFile, importWorkflows } from '../n8n-app/imports.ts';
 import {
 	logFile,
 	type N8nProcess,
@@ -29,9 +29,6 @@ export const RUNNER = 'test/n8n-automation/run.sh';
 export const settings = runSettings('AUTOMATION', RUNNER);
 const PIDS_FILE = requiredEnv('AUTOMATION_PIDS_FILE', RUNNER);
 
-/** The addresses the examples are shipped with (`npm run mls-feed`, `npm run crm`). */
-export const SAMPLE_FEED_URL = 'http://127.0.0.1:8788';
-export const SAMPLE_CRM_URL = 'http://127.0.0.1:8789';
 export const LOCAL_ACCOUNT = 'n8n-automation-key';
 export const START_CREDITS = 10_000;
 /** Task duration in the local service: short, so that each scheduled run takes a few seconds. */
@@ -111,13 +108,25 @@ export async function startStandIns(): Promise<{
 	return { service, feed, crm };
 }
 
-/** An example as shipped, with the sample addresses swapped for the stand-ins' own. */
-export function exampleText(file: string, feed: RunningMlsFeed, crm: RunningCrmStub): string {
-	return readFileSync(join(settings.repo, 'examples', file), 'utf8')
-		.split(SAMPLE_FEED_URL)
-		.join(feed.baseUrl)
-		.split(SAMPLE_CRM_URL)
-		.join(crm.baseUrl);
+/**
+ * An example as the test runs it: rewritten for the local set-up (dev/local-examples.ts), the
+ * placeholder feed and CRM addresses and the credentials swapped for the stand-ins' own.
+ */
+export function exampleText(
+	file: string,
+	stands: { service: RunningService; feed: RunningMlsFeed; crm: RunningCrmStub },
+): string {
+	const bearer = file === WORKFLOWS.crm.file ? CREDENTIALS.crm : CREDENTIALS.feed;
+	return exampleFile(settings.repo, file, {
+		service: stands.service.baseUrl,
+		mlsFeed: stands.feed.baseUrl,
+		crm: stands.crm.baseUrl,
+		credentials: {
+			idealHouseApi: CREDENTIALS.idealHouse,
+			httpBearerAuth: bearer,
+			postgres: CREDENTIALS.database,
+		},
+	}).text;
 }
 
 /** What PostgreSQL settings n8n gets: its own database `n8n` on the cluster run.sh started. */
@@ -214,7 +223,7 @@ export async function setUp(
 ): Promise<Omit<Context, 'figures'>> {
 	const stands = await startStandIns();
 	const env = databaseEnv();
-	const scheduled = JSON.parse(exampleText(WORKFLOWS.scheduled.file, stands.feed, stands.crm)) as {
+	const scheduled = JSON.parse(exampleText(WORKFLOWS.scheduled.file, stands)) as {
 		nodes: Array<{ type: string; parameters: Record<string, unknown> }>;
 	};
 	const trigger = scheduled.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
@@ -244,7 +253,7 @@ export async function setUp(
 			{ file: WORKFLOWS.scheduled.file, text: JSON.stringify(scheduled, null, '\t') },
 			{
 				file: WORKFLOWS.crm.file,
-				text: exampleText(WORKFLOWS.crm.file, stands.feed, stands.crm),
+				text: exampleText(WORKFLOWS.crm.file, stands),
 			},
 		],
 		env,

@@ -11,7 +11,7 @@
  *  4. drives the editor like a user: the Photo Enhancer and Object Remover panels (fields shown
  *     and hidden, the searchable preset list, the Options collection), "Execute step" with the
  *     output pane, saving (checked over REST), the Ideal House AI panel with a photo from a file
- *     (Image Source, the upload storage credential) and its room types loaded from the service,
+ *     (Image Source, the one credential) and its room types loaded from the service,
  *     and the credential modal's connection test with the right and a wrong key;
  *  5. saves full-page screenshots of the panels into docs/ (when their checks passed) and of
  *     every step into the work folder.

@@ -28,7 +28,7 @@ type Tasks = ServiceStats['tasks'];
 
 /**
  * The Options collection: what Add Option offers, then Download Result switched on, which brings
- * Put Result in Field (default "data").
+ * Put Output File in Field (default "data").
  */
 export async function checkOptionsCollection(page: Page, group: string): Promise<void> {
 	equal(
@@ -50,14 +50,19 @@ export async function checkOptionsCollection(page: Page, group: string): Promise
 	const offered = await offeredOptions(page);
 	check(
 		group,
-		'with Download Result on, Add Option also offers Put Result in Field',
-		offered.includes('Put Result in Field') && !offered.includes('Download Result'),
+		'with Download Result on, Add Option also offers Put Output File in Field',
+		offered.includes('Put Output File in Field') && !offered.includes('Download Result'),
 		offered.join(', '),
 	);
-	await addOption(page, 'Put Result in Field');
+	await addOption(page, 'Put Output File in Field');
 	const field = parameter(page, 'binaryPropertyName').locator('input, textarea').first();
 	await field.waitFor({ state: 'visible' });
-	equal(group, 'Put Result in Field shows its default "data"', await field.inputValue(), 'data');
+	equal(
+		group,
+		'Put Output File in Field shows its default "data"',
+		await field.inputValue(),
+		'data',
+	);
 }
 
 /**

@@ -27,17 +27,6 @@ export const ROOM_TYPES = {
 	serviceDefault: 'Service Default',
 	pick: 'Dining Room',
 };
-/**
- * A photo that is a file: what the Ideal House AI panel (node version 1.1, as the editor adds it)
- * shows once Image Source is Binary File: Photo Link, at n8n's own link by default; the storage
- * credential only for the bucket.
- */
-export const PHOTO_FILE = {
-	storageCredential: 'Ideal House Upload Storage (S3-compatible)',
-	photoLink: 'photoLink',
-	n8nLink: 'This n8n Instance',
-	bucket: 'Your Bucket (S3-Compatible)',
-};
 export const CREDENTIAL = localCredential('IdealHouseEditor1');
 export const API_KEY = 'n8n-editor-key';
 export const WRONG_KEY = 'typed-by-mistake';
@@ -64,7 +53,7 @@ export const OPTIONS_OFFERED = [
 ];
 export const MASK_FIELDS = [
 	{ source: 'URL', name: 'maskUrl', label: 'Mask URL' },
-	{ source: 'Binary Property', name: 'maskBinaryProperty', label: 'Mask Binary Property' },
+	{ source: 'Binary File', name: 'maskBinaryProperty', label: 'Mask Input Binary Field' },
 	{ source: 'Base64', name: 'maskBase64', label: 'Mask (Base64)' },
 ];
 export const CREDENTIAL_OK = 'Connection tested successfully';

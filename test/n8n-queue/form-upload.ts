@@ -2,9 +2,9 @@
 /**
  * The form upload through the queue: the main receives the form (a browser's multipart
  * submission to the published form's production URL), a worker runs the Ideal House AI node on
- * the uploaded photo (n8n's own link to it, which the main serves, or an upload to the bucket;
- * the task; the download of the result), and the form ending hands the result back. Checks where
- * each part ran, the bytes at every hop (what the service fetched from the main or the bucket, the
+ * the uploaded photo (n8n's own link to it, which the main serves; the task; the download of the
+ * result), and the form ending hands the result back. Checks where each part ran, the bytes at
+ * every hop (what the service fetched from the main through n8n's link, the
  * service's record, the binary data read back through n8n's REST API) and where n8n kept the
  * binary data: the run's binary data mode, for real.
  */
@@ -12,9 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
-import type { TestStorage } from '../helpers/s3-storage.ts';
 import {
-	checkThroughBucket,
 	type FormUpload,
 	publishPhotoForm,
 	finishEndingPage,
@@ -48,21 +46,15 @@ interface ExpectedBinary {
 	bytes: Buffer;
 }
 
-/** Where a photo file can go: the bucket (S3 server) and the main's public address (the proxy). */
-export interface PhotoRoutes {
-	storage: TestStorage;
-	proxy: FrontProxy;
-}
-
+/** `proxy`: the main's public address, which every process's WEBHOOK_URL names. */
 export async function runFormUploadOnWorker(
 	example: FormUpload,
 	service: RunningService,
-	{ storage, proxy }: PhotoRoutes,
+	proxy: FrontProxy,
 	mainInstance: Instance,
 	workers: Instance[],
 ): Promise<void> {
-	const how = example.photoLink === 'n8n' ? "on n8n's own link" : 'through the bucket';
-	const group = `form upload on a worker (${example.file}, ${how}, binary data mode ${BINARY_MODE})`;
+	const group = `form upload on a worker (${example.file}, on n8n's own link, binary data mode ${BINARY_MODE})`;
 	const ending = example.ending!;
 	const resultProperty = example.resultProperty!;
 	await checkBinaryModeSetting(group);
@@ -71,7 +63,6 @@ export async function runFormUploadOnWorker(
 	if (!formUrl) return;
 	const tasksBefore = service.stats().tasks.length;
 	const balanceBefore = service.balance(API_KEY);
-	storage.requests.length = 0;
 	const photo = Buffer.from(
 		await (await fetch(`${service.baseUrl}/samples/living-room.png`)).arrayBuffer(),
 	);
@@ -123,16 +114,8 @@ export async function runFormUploadOnWorker(
 		VIRTUAL_STAGING_CREDITS,
 	);
 	const sentUrl = String(task[0]?.imageUrl ?? '');
-	if (example.photoLink === 'n8n') {
-		// Only the main is behind the proxy: what it passed back, the main served.
-		checkThroughN8nLink(report, group, proxy, sentUrl, photo);
-		equal(
-			group,
-			'nothing went to the bucket (no request reached the S3 server)',
-			storage.requests.length,
-			0,
-		);
-	} else await checkThroughBucket(report, group, storage, sentUrl, photo);
+	// Only the main is behind the proxy: what it passed back, the main served.
+	checkThroughN8nLink(report, group, proxy, sentUrl, photo);
 
 	const resultUrl = String(item?.json.output?.resultUrl ?? '');
 	const result = Buffer.from(await (await fetch(resultUrl)).arrayBuffer());
@@ -140,7 +123,7 @@ export async function runFormUploadOnWorker(
 		example,
 		group,
 		item,
-		example.photoLink === 'n8n' ? shownLink(sentUrl) : sentUrl,
+		shownLink(sentUrl),
 		`${service.baseUrl}/results/${String(item?.json.id)}.png`,
 	);
 	const staged = item?.binary?.[resultProperty];
@@ -270,7 +253,7 @@ function checkTaskItem(
 	const binary = item?.binary?.[example.resultProperty!];
 	equal(
 		group,
-		`${example.node}: the item (status, credits, input as sent${example.photoLink === 'n8n' ? " without the link's token" : ''}, result URL, binary's type and name)`,
+		`${example.node}: the item (status, credits, input as sent without the link's token, result URL, binary's type and name)`,
 		[
 			json?.status,
 			json?.creditsCharged,
@@ -295,7 +278,7 @@ function checkTaskItem(
  * execution's output: byte for byte. The uploaded photo too where n8n serves it: n8n stores it as
  * the form arrives, before the execution exists, and in `database` mode its REST API serves no
  * file whose row is not tied to an execution (2.41 answers 404). Its bytes are checked in n8n's
- * storage (checkWhereBinaryDataWent) and in the bucket either way.
+ * storage (checkWhereBinaryDataWent) either way.
  */
 async function checkReadBack(
 	group: string,

@@ -1,10 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The nodes in n8n's queue mode. run.sh (`npm run test:n8n-queue [-- --n8n 1.123]`) has installed
  * n8n and this package, and started a Redis and a PostgreSQL of its own. This script:
  *
- *  1. starts the local service, a second one that enforces a rate limit per key, and an S3 server;
- *     imports the credentials, the workflows of test/n8n-queue/workflows and the form upload
+ *  1. starts the local service and a second one that enforces a rate limit per key; imports the
+ *     credentials, the workflows of test/n8n-queue/workflows and the form upload
  *     example into the PostgreSQL database;
  *  2. starts one n8n main (`n8n start`) and two workers (`n8n worker`) on that Redis and database,
  *     sets up the owner, activates the workflows and creates the data table for task ids (REST);
@@ -16,9 +16,9 @@
  *     the queue's;
  *  5. submits the form upload example's form to the main as a browser does: a worker stages the
  *     uploaded photo, handing the service n8n's own link to it, which the main serves (every
- *     process's WEBHOOK_URL names the main, through a recording proxy); then the same workflow
- *     saved before Photo Link, through the bucket. In the line's binary data mode (2.41: n8n's own
- *     choice for queue mode, `database`); checks the bytes at every hop and where n8n kept them;
+ *     process's WEBHOOK_URL names the main, through a recording proxy). In the line's binary data
+ *     mode (2.41: n8n's own choice for queue mode, `database`); checks the bytes at every hop and
+ *     where n8n kept them;
  *  6. a throttled account: two workers each run an execution of 100 photos on one key against the
  *     rate-limited service (QUEUE_SKIP_THROTTLED=1 leaves it out);
  *  7. kills workers with SIGKILL mid-run: one while the Photo Enhancer waits inside the node
@@ -38,7 +38,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startTestStorage } from '../helpers/s3-storage.ts';
 import { startFrontProxy } from '../n8n-app/n8n-link.ts';
 import { runMain } from '../n8n-app/report.ts';
 import { runFormUploadOnWorker } from './form-upload.ts';
@@ -76,12 +75,10 @@ async function main(): Promise<number> {
 	useQueueMode(proxy.url);
 	const service = await startLocalService();
 	const throttled = await startThrottledService();
-	const storage = await startTestStorage();
-	console.log(`S3 server (s3rver, every signature verified) on ${storage.endpoint}`);
 	const jobs = jobsOf(workflowText(WORKFLOWS.listing.file, service.baseUrl));
 	const recoverJobs = jobsOf(workflowText(WORKFLOWS.recover.file, service.baseUrl));
 	try {
-		await importIntoDatabase(service.baseUrl, throttled.service.baseUrl, storage);
+		await importIntoDatabase(service.baseUrl, throttled.service.baseUrl);
 		const { mainInstance, workers } = await startMainAndWorkers();
 		proxy.setTarget(mainInstance.port);
 		await connectToMain(mainInstance);
@@ -93,7 +90,7 @@ async function main(): Promise<number> {
 		await runListingInRegularMode(service, jobs, queueSignatures);
 		for (const example of FORM_UPLOADS)
 			await part(`form upload on a worker (${example.file})`, async () => {
-				await runFormUploadOnWorker(example, service, { storage, proxy }, mainInstance, workers);
+				await runFormUploadOnWorker(example, service, proxy, mainInstance, workers);
 			});
 		if (THROTTLED.skip) figures.push('throttled account: left out (QUEUE_SKIP_THROTTLED=1)');
 		else
@@ -113,7 +110,6 @@ async function main(): Promise<number> {
 		checkProcessLogs();
 		await service.close();
 		await throttled.service.close();
-		await storage.close();
 		await proxy.close();
 	}
 	return printSummary();

@@ -8,8 +8,8 @@
 #   4. runs test/n8n-queue/queue.ts (with tsx): one n8n main and two workers on that Redis and
 #      database, the 40-task listing workflow through the queue, the same workflow in regular mode,
 #      the form upload example (the form on the main, the photo file staged on a worker, on n8n's
-#      own link served by the main, and through the bucket as saved before Photo Link), two
-#      workers on one throttled account, and a worker killed mid-run; it prints the summary.
+#      own link served by the main), two workers on one throttled account, and a worker killed
+#      mid-run; it prints the summary.
 # Everything it started is stopped on exit, pass or fail. Exits non-zero on any failed check. The
 # work folder (logs of every process) is kept on failure, or always with KEEP_WORK=1.
 #

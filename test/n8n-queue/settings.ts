@@ -7,14 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { FORM_UPLOAD_BUCKET, FORM_UPLOAD_EXAMPLE } from '../n8n-app/form-upload.ts';
-import {
-	localCredential,
-	localStorageCredential,
-	requiredEnv,
-	runFolders,
-	SAMPLE_BASE_URL,
-} from '../n8n-app/report.ts';
+import { FORM_UPLOAD_EXAMPLE } from '../n8n-app/form-upload.ts';
+import { localCredential, requiredEnv, runFolders, SAMPLE_BASE_URL } from '../n8n-app/report.ts';
 
 export const RUNNER = 'test/n8n-queue/run.sh';
 export const { REPO, WORK, USER_FOLDER, N8N_APP, N8N_BIN } = runFolders('QUEUE', RUNNER);
@@ -33,8 +27,6 @@ export const DATABASE = {
 };
 
 export const CREDENTIAL = localCredential('IdealHouseLocal1');
-/** The bucket the form upload's photo goes through: s3rver on loopback (test/helpers/s3-storage.ts). */
-export const STORAGE_CREDENTIAL = localStorageCredential('IdealHouseStorage1');
 /** The same key on a second local service, one that enforces a rate limit per key. */
 export const THROTTLED_CREDENTIAL = {
 	id: 'IdealHouseThrottled1',
@@ -58,11 +50,8 @@ export const WORKFLOWS = {
 		path: 'ideal-house-queue-throttled',
 	},
 } as const;
-/**
- * The form uploads run on a worker: the example on n8n's own link (Photo Link = This n8n
- * Instance), and the same workflow saved before Photo Link, through the bucket.
- */
-export const FORM_UPLOADS = [FORM_UPLOAD_EXAMPLE, FORM_UPLOAD_BUCKET];
+/** The form upload run on a worker: the example, its photo on n8n's own link. */
+export const FORM_UPLOADS = [FORM_UPLOAD_EXAMPLE];
 
 /**
  * Two workers, each running one execution of `photosPerExecution` photos on one account, against

@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type RunningService, type ServiceOptions, startService } from '../../service/server.ts';
-import type { TestStorage } from '../helpers/s3-storage.ts';
-import { importCredentials, importWorkflows } from '../n8n-app/imports.ts';
+import { exampleFile, importCredentials, importWorkflows } from '../n8n-app/imports.ts';
 import { type Instance, logMessages, n8nCommand, ready, startInstance } from './processes.ts';
 import { activate, rest, useTaskTable } from './rest.ts';
 import {
@@ -21,7 +20,6 @@ import {
 	N8N_LINE,
 	REPO,
 	START_CREDITS,
-	STORAGE_CREDENTIAL,
 	TASK_MS,
 	THROTTLED,
 	THROTTLED_CREDENTIAL,
@@ -85,20 +83,14 @@ export async function startThrottledService(): Promise<ThrottledService> {
 }
 
 /**
- * The credentials (the service, the rate-limited service, the bucket) and the workflows with the
- * local service's address, through n8n's CLI: the queue's own, the form upload example, and the
- * same workflow saved before Photo Link (through the bucket).
+ * The credentials (the service, the rate-limited service) and the workflows with the local
+ * service's address, through n8n's CLI: the queue's own, and the form upload example.
  */
-export async function importIntoDatabase(
-	base: string,
-	throttledBase: string,
-	storage: TestStorage,
-): Promise<void> {
+export async function importIntoDatabase(base: string, throttledBase: string): Promise<void> {
 	const imports = { report, group: 'import into PostgreSQL (CLI)', work: WORK, n8n: n8nCommand };
 	await importCredentials(imports, [
 		{ credential: CREDENTIAL, data: { apiKey: API_KEY, baseUrl: base } },
 		{ credential: THROTTLED_CREDENTIAL, data: { apiKey: API_KEY, baseUrl: throttledBase } },
-		{ credential: STORAGE_CREDENTIAL, data: storage.credentials },
 	]);
 	await importWorkflows(
 		imports,
@@ -107,15 +99,11 @@ export async function importIntoDatabase(
 				file,
 				text: readFileSync(join(HERE, 'workflows', file), 'utf8'),
 			})),
-			...FORM_UPLOADS.map(({ file, folder }) => ({
-				file,
-				text: readFileSync(
-					folder === 'examples'
-						? join(REPO, 'examples', file)
-						: join(REPO, 'test', 'n8n-app', 'workflows', file),
-					'utf8',
-				),
-			})),
+			...FORM_UPLOADS.map(({ file, folder }) =>
+				folder === 'examples'
+					? exampleFile(REPO, file, { service: base, credentials: { idealHouseApi: CREDENTIAL } })
+					: { file, text: readFileSync(join(REPO, 'test', 'n8n-app', 'workflows', file), 'utf8') },
+			),
 		],
 		base,
 	);

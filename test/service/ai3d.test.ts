@@ -1,4 +1,4 @@
-// AI 3D Generation: one running task per account with the rest queued in order (catalog §1.6),
+// AI 3D Generation: one running task per account with the rest queued in order (docs/ideal-house-api.md#limits),
 // and its result, a binary glTF model.
 import { idOf } from './helpers.ts';
 import { useService } from './local-service.ts';

@@ -1,4 +1,4 @@
-// What the catalog (ideal-house-api-catalog.md §2) says about each API, typed out again here
+// What docs/ideal-house-api.md says about each API, typed out again here
 // rather than read from service/apis.ts, so that a slip in the service's table fails a test.
 import type { CatalogApi } from '../../service/apis.ts';
 import type { RunningService } from '../../service/server.ts';

@@ -6,7 +6,7 @@ import { useService } from './local-service.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-/** Groups per key, as catalog §1.7 lists them. */
+/** Groups per key, as docs/ideal-house-api.md#style-config lists them. */
 const GROUPS: Record<string, string[]> = {
 	home_decor_ideas: ['spaceType', 'decorStyle'],
 	change_furniture: ['roomType', 'style', 'elements'],

@@ -15,7 +15,7 @@ export const changeFurniture: Resource = {
 	description: `Replace a room's furniture in another style (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the interior photo' },
+		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{
 			displayName: 'Prompt',
 			name: 'prompt',

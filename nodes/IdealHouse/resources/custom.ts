@@ -39,7 +39,7 @@ const fields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'imageToVideo',
+		placeholder: 'e.g. imageToVideo',
 		description:
 			'The API\'s name as it appears in its path: for POST /api/v1/imageToVideo/generate, "imageToVideo"',
 		displayOptions: { show },
@@ -59,7 +59,7 @@ const fields: INodeProperties[] = [
 
 export const custom: Resource = {
 	value: 'custom',
-	name: 'Other API (Custom)',
+	name: 'Custom API',
 	description: 'Call an Ideal House API this node does not list, by its name, with a JSON body',
 	api: namedApi,
 	fields,

@@ -14,7 +14,7 @@ export const exteriorRenovator: Resource = {
 	description: `Restyle a building's exterior (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the exterior photo to restyle' },
+		{ ...imageUrlField, description: 'Public URL of the image of the exterior to restyle' },
 		{
 			displayName: 'Prompt',
 			name: 'prompt',

@@ -51,7 +51,7 @@ export const floorPlan: Resource = {
 			type: 'string',
 			default: '',
 			description:
-				"Area range in square metres or feet, e.g. 100-120m² (Ideal House's list of ranges is not published; leave empty for the service's choice)",
+				"Area range in square meters or feet, e.g. 100-120m² (Ideal House's list of ranges is not published; leave empty for the service's choice)",
 			routing: sentAs('grossArea'),
 		},
 		{

@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { APIS } from '../../shared/catalog/catalog';
 import { priceText } from '../../shared/catalog/credits';
-import { fieldError } from '../../shared/basics/validation';
+import { fieldError, NOTHING_SENT } from '../../shared/basics/validation';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { modelTypeField } from '../fields';
@@ -15,10 +15,10 @@ const MAX_ITEMS = 6;
 export const furnitureTryOn: Resource = {
 	value: 'furnitureTryOn',
 	name: 'Furniture Try-On',
-	description: `Place up to ${MAX_ITEMS} real furniture products in a room photo (${priceText(api)})`,
+	description: `Place up to ${MAX_ITEMS} real furniture products in an image of a room (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the room photo' },
+		{ ...imageUrlField, description: 'Public URL of the image of the room' },
 		{
 			displayName: 'Furniture List (JSON)',
 			name: 'furnitureList',
@@ -53,7 +53,12 @@ export const furnitureTryOn: Resource = {
 			(item) => typeof item !== 'object' || item === null || Array.isArray(item),
 		);
 		if (notObject >= 0) {
-			throw fieldError(this, `Furniture List (JSON) #${notObject + 1}`, 'must be an object');
+			throw fieldError(
+				this,
+				`Furniture List (JSON) #${notObject + 1}`,
+				'must be an object',
+				`Write each entry of the list as a JSON object of one furniture product. ${NOTHING_SENT}`,
+			);
 		}
 	},
 	toolDescription: `Places real furniture products into a room photo with Ideal House AI. Inputs: imageUrl (public URL of the room), furnitureList (1 to ${MAX_ITEMS} objects, each with the product's image and ID), optional prompt. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,

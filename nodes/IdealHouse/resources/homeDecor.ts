@@ -15,7 +15,7 @@ export const homeDecor: Resource = {
 	description: `Decorate a room in a chosen style (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the interior photo' },
+		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{
 			displayName: 'Reference Image URL',
 			name: 'referenceUrl',

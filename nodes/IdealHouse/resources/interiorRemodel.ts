@@ -8,26 +8,26 @@ import { styleList } from '../fields';
 
 const api = APIS.interiorRemodel;
 const displayOptions = { show: { resource: ['interiorRemodel'], operation: ['create'] } };
-// The API's names for the colours, given through constants: n8n's lint asks any text parameter
-// whose name says "color" to be a colour picker, which would save a hex code, while the API takes
-// colours in words or codes here, and an image's address.
-const COLOURS = 'colorString';
-const COLOUR_IMAGE = 'colorImgUrl';
+// The API's names for the colors, given through constants: n8n's lint asks any text parameter
+// whose name says "color" to be a color picker, which would save a hex code, while the API takes
+// colors in words or codes here, and an image's address.
+const COLORS = 'colorString';
+const COLOR_IMAGE = 'colorImgUrl';
 
 export const interiorRemodel: Resource = {
 	value: 'interiorRemodel',
 	name: 'Interior Remodel',
-	description: `Remodel a room: style, elements and colours (${priceText(api)})`,
+	description: `Remodel a room: style, elements and colors (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the interior photo' },
+		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{
 			displayName: 'Prompt',
 			name: 'prompt',
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			description: 'What the remodelled room should look like',
+			description: 'What the remodeled room should look like',
 			routing: sentAs('prompt'),
 		},
 		{
@@ -70,24 +70,24 @@ export const interiorRemodel: Resource = {
 			routing: sentAs('indoorElemId'),
 		},
 		{
-			displayName: 'Colours',
-			name: COLOURS,
+			displayName: 'Colors',
+			name: COLORS,
 			type: 'string',
 			default: '',
 			description:
-				'The colours to use, in words or codes. When given, it wins over the colour image.',
-			routing: sentAs(COLOURS),
+				"The colors to use, in words or codes. When given, it wins over 'Color Image URL'.",
+			routing: sentAs(COLORS),
 		},
 		{
-			displayName: 'Colour Image URL',
-			name: COLOUR_IMAGE,
+			displayName: 'Color Image URL',
+			name: COLOR_IMAGE,
 			type: 'string',
 			default: '',
 			placeholder: PHOTO_PLACEHOLDER,
 			description:
-				'Public URL of an image to take the colours from (used when Colours is empty). With neither, colours are chosen automatically.',
-			routing: sentAs(COLOUR_IMAGE),
+				"Public URL of an image to take the colors from (used when 'Colors' is empty). With neither, colors are chosen automatically.",
+			routing: sentAs(COLOR_IMAGE),
 		},
 	]),
-	toolDescription: `Remodels a room in a real-estate photo with Ideal House AI (style, elements, colours) and returns the remodelled image. Inputs: imageUrl (public URL of the interior photo), optional prompt, optional colorString (colours in words; wins over colorImgUrl) or colorImgUrl (an image to take colours from). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
+	toolDescription: `Remodels a room in a real-estate photo with Ideal House AI (style, elements, colors) and returns the remodeled image. Inputs: imageUrl (public URL of the interior photo), optional prompt, optional colorString (colors in words; wins over colorImgUrl) or colorImgUrl (an image to take colors from). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
 };

@@ -15,7 +15,7 @@ export const landscaping: Resource = {
 	description: `Redesign a garden or yard (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the outdoor photo' },
+		{ ...imageUrlField, description: 'Public URL of the image of the garden or yard' },
 		{
 			displayName: 'Prompt',
 			name: 'prompt',

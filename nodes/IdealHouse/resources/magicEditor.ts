@@ -13,7 +13,7 @@ const displayOptions = { show: { resource: ['magicEditor'], operation: ['create'
 export const magicEditor: Resource = {
 	value: 'magicEditor',
 	name: 'Magic Editor',
-	description: `Edit a photo as a prompt says (${priceText(api)})`,
+	description: `Edit an image as a prompt says (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
 		{ ...imageUrlField, description: 'Public URL of the image to edit' },

@@ -11,10 +11,10 @@ const displayOptions = { show: { resource: ['smartReplace'], operation: ['create
 export const smartReplace: Resource = {
 	value: 'smartReplace',
 	name: 'Smart Replace',
-	description: `Regenerate the part of a photo a mask marks (${priceText(api)})`,
+	description: `Regenerate the part of an image a mask marks (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the photo' },
+		imageUrlField,
 		{
 			displayName: 'Prompt',
 			name: 'prompt',

@@ -15,7 +15,10 @@ export const virtualStaging: Resource = {
 	description: `Furnish an empty or partly furnished room (${priceText(api)})`,
 	api,
 	fields: updateDisplayOptions(displayOptions, [
-		{ ...imageUrlField, description: 'Public URL of the room photo, empty or partly furnished' },
+		{
+			...imageUrlField,
+			description: 'Public URL of the image of the room, empty or partly furnished',
+		},
 		{
 			displayName: 'Prompt',
 			name: 'prompt',

@@ -7,7 +7,7 @@ import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import type { ItemOfCheck } from '../../shared/item/path';
 import type { ItemParameters } from '../../shared/item/settings';
-import { fieldError, requireHttpUrl } from '../../shared/basics/validation';
+import { fieldError, NOTHING_SENT, requireHttpUrl } from '../../shared/basics/validation';
 import {
 	checkImageBytes,
 	imageBase64,
@@ -39,15 +39,16 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			// Decides which mask field is sent: an expression here would leave n8n unable to tell.
 			noDataExpression: true,
 			default: 'url',
-			description: MASK_RULES,
+			description:
+				'Where the mask image comes from. Black marks what to remove, white what to keep; it must have the width and height of the image. PNG recommended.',
 			options: [
-				{ name: 'URL', value: MASK_SOURCE.url, description: 'The mask is at a public URL' },
+				{ name: 'Base64', value: MASK_SOURCE.base64, description: 'The mask is base64 text' },
 				{
-					name: 'Binary Property',
+					name: 'Binary File',
 					value: MASK_SOURCE.binary,
 					description: 'The mask is a file on the incoming item (form upload, Google Drive, S3, …)',
 				},
-				{ name: 'Base64', value: MASK_SOURCE.base64, description: 'The mask is base64 text' },
+				{ name: 'URL', value: MASK_SOURCE.url, description: 'The mask is at a public URL' },
 			],
 		},
 		{
@@ -55,19 +56,20 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			name: 'maskUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'https://example.com/listing/living-room-mask.png',
+			placeholder: 'e.g. https://example.com/listing/living-room-mask.png',
 			description:
-				'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the photo. PNG recommended.',
+				'Public URL of the mask image. Black marks what to remove, white what to keep; same width and height as the image. PNG recommended.',
 			displayOptions: { show: { maskSource: [MASK_SOURCE.url] } },
 			routing: sentAs('maskUrl'),
 		},
 		{
-			displayName: 'Mask Binary Property',
+			displayName: 'Mask Input Binary Field',
 			name: 'maskBinaryProperty',
 			type: 'string',
 			default: 'data',
+			hint: 'The name of the input binary field containing the mask image',
 			description:
-				"Name of the incoming item's binary property that holds the mask file. Black marks what to remove, white what to keep; same width and height as the photo.",
+				"Name of the incoming item's binary field that holds the mask image. Black marks what to remove, white what to keep; same width and height as the image.",
 			displayOptions: { show: { maskSource: [MASK_SOURCE.binary] } },
 		},
 		{
@@ -77,7 +79,7 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 			typeOptions: { rows: 2 },
 			default: '',
 			description:
-				'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the photo.',
+				'Base64 of the mask image; a data: prefix is removed. Black marks what to remove, white what to keep; same width and height as the image.',
 			displayOptions: { show: { maskSource: [MASK_SOURCE.base64] } },
 			routing: sentAs('maskBase64'),
 		},
@@ -88,8 +90,8 @@ const maskFields: INodeProperties[] = updateDisplayOptions(
 const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [REMOVE] } }, [
 	{
 		...imageUrlField,
-		placeholder: 'https://example.com/listing/living-room.jpg',
-		description: 'Public URL of the interior photo',
+		placeholder: 'e.g. https://example.com/listing/living-room.jpg',
+		description: 'Public URL of the image of the interior',
 	},
 	{
 		displayName: 'Removal Mode',
@@ -99,14 +101,14 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [REM
 		description: 'What to remove: all furniture, or only what a mask marks',
 		options: [
 			{
-				name: 'Whole House',
-				value: EMPTY_TYPE.wholeHouse,
-				description: 'Remove all furniture from the room automatically; no mask needed',
-			},
-			{
 				name: 'Single Furniture',
 				value: EMPTY_TYPE.singleFurniture,
 				description: 'Remove only what a mask marks',
+			},
+			{
+				name: 'Whole House',
+				value: EMPTY_TYPE.wholeHouse,
+				description: 'Remove all furniture from the room automatically; no mask needed',
 			},
 		],
 		routing: sentAs('emptyType'),
@@ -139,7 +141,12 @@ function maskFromBase64(
 			: '';
 	if (text === '') throw fieldError(ctx, 'Mask (Base64)', 'is empty', MASK_RULES);
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1) {
-		throw fieldError(ctx, 'Mask (Base64)', 'is not valid base64');
+		throw fieldError(
+			ctx,
+			'Mask (Base64)',
+			'is not valid base64',
+			`Paste the mask image's bytes as base64 (a data:image/png;base64, prefix may stay), or choose another Mask Source. ${NOTHING_SENT}`,
+		);
 	}
 	const mask = checkImageBytes(ctx, Buffer.from(text, 'base64'), maskImage('Mask (Base64)'));
 	requireMaskOfPhotoSize(ctx, mask, photo, MASK_RULES);
@@ -206,12 +213,12 @@ export const objectRemover: Resource = {
 	description: `Remove furniture from an interior photo (${priceText(api)})`,
 	api,
 	operation: {
-		name: 'Remove',
+		name: 'Remove Objects',
 		value: REMOVE,
-		action: 'Remove furniture from a photo',
-		description: `Create a removal task (${priceText(api)}, refunded if it fails)`,
+		action: 'Remove objects from photo',
+		description: `Create a removal task that takes furniture out of an interior photo (${priceText(api)}, refunded if it fails)`,
 	},
-	getResultAction: 'Get the result of a removal task',
+	task: 'removal',
 	fields,
 	bodyCheck: checkRemoveBody,
 	toolDescription: REMOVE_TOOL_DESCRIPTION,

@@ -7,7 +7,12 @@ import { bounded } from '../../shared/basics/redact';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import type { ItemOfCheck } from '../../shared/item/path';
-import { fieldError, requireHttpUrl, requireOneOf } from '../../shared/basics/validation';
+import {
+	fieldError,
+	NOTHING_SENT,
+	requireHttpUrl,
+	requireOneOf,
+} from '../../shared/basics/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
 import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from '../toolDescriptions';
@@ -50,9 +55,9 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 	},
 	{
 		...imageUrlField,
-		placeholder: 'https://example.com/listing/living-room.jpg',
+		placeholder: 'e.g. https://example.com/listing/living-room.jpg',
 		description:
-			'Public URL of the photo (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
+			'Public URL of the image (JPG, PNG or WebP, up to 20 MB, 128–6,000 px). An expression may return a list of URLs; it is sent as a list.',
 		displayOptions: { show: { imageInput: [IMAGE_INPUT.one] } },
 	},
 	{
@@ -61,8 +66,9 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 		type: 'string',
 		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Image URL' },
 		default: [],
-		placeholder: 'https://example.com/listing/bracket-1.jpg',
-		description: 'Public URLs of the photos, sent together as one task (designed for HDR Merge)',
+		placeholder: 'e.g. https://example.com/listing/bracket-1.jpg',
+		description:
+			'Public URLs of the images, sent together as one task (designed for the HDR Merge preset)',
 		displayOptions: { show: { imageInput: [IMAGE_INPUT.several] } },
 		// The API's one photo field takes a list as well.
 		routing: sentAs('imageUrl'),
@@ -76,7 +82,10 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 			'Editing style to apply. Type to search, e.g. "sunset". HDR Merge is the preset for bracketed exposures (several images). Leave empty to use only the prompt.',
 		options: [
 			{ name: 'None (Prompt Only)', value: '' },
-			...PRESETS.map(({ id, name }) => ({ name, value: id })),
+			// By name, as n8n lists options; the search box finds a preset by any word of it.
+			...PRESETS.map(({ id, name }) => ({ name, value: id })).sort((a, b) =>
+				a.name.localeCompare(b.name),
+			),
 		],
 		routing: sentAs('presetId'),
 	},
@@ -86,7 +95,7 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
 		type: 'string',
 		typeOptions: { rows: 3 },
 		default: '',
-		placeholder: 'Brighten the room and make the sky clear blue',
+		placeholder: 'e.g. Brighten the room and make the sky clear blue',
 		description:
 			'What to change, in your own words. Required when no preset is chosen; may be combined with one.',
 		routing: sentAs('prompt'),
@@ -108,7 +117,12 @@ const fields: INodeProperties[] = updateDisplayOptions({ show: { operation: [ENH
  */
 function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (typeof value !== 'string') {
-		throw fieldError(ctx, 'Preset', `must be a preset ID or name, not ${typeof value}`);
+		throw fieldError(
+			ctx,
+			'Preset',
+			`must be a preset ID or name, not ${typeof value}`,
+			`Choose a preset from the list, or give its ID or name as text. ${NOTHING_SENT}`,
+		);
 	}
 	const lookup = lookUpPreset(value);
 	if (lookup.found) return lookup.id;
@@ -162,7 +176,9 @@ export async function checkEnhanceBody(
 		delete body.presetId;
 	}
 	if (prompt) {
-		if (typeof prompt !== 'string') throw fieldError(this, 'Prompt', 'must be text');
+		if (typeof prompt !== 'string') {
+			throw fieldError(this, 'Prompt', 'must be text', `Write the prompt as text. ${NOTHING_SENT}`);
+		}
 		body.prompt = prompt;
 	} else {
 		delete body.prompt;
@@ -197,12 +213,12 @@ export const photoEnhancer: Resource = {
 	description: `Enhance a real-estate photo with a preset or a prompt (${priceText(api)})`,
 	api,
 	operation: {
-		name: 'Enhance',
+		name: 'Enhance Photo',
 		value: ENHANCE,
-		action: 'Enhance a photo',
-		description: `Create an enhancement task (${priceText(api)}, refunded if it fails)`,
+		action: 'Enhance photo',
+		description: `Create an enhancement task for a real-estate photo (${priceText(api)}, refunded if it fails)`,
 	},
-	getResultAction: 'Get the result of an enhancement task',
+	task: 'enhancement',
 	fields,
 	bodyCheck: checkEnhanceBody,
 	photo: { fields: URL_FIELDS, several: true },

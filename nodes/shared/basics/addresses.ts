@@ -86,15 +86,9 @@ export function isLocalHost(hostname: string): boolean {
 	);
 }
 
-/** Whether a URL's hostname (as `new URL()` normalises it) is an IPv4 or IPv6 address. */
-export function isIpAddress(hostname: string): boolean {
-	const host = bareHost(hostname);
-	return ipv4Parts(host) !== undefined || ipv6Groups(host) !== undefined;
-}
-
 /**
  * Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. The one rule for
- * plain http (the credential's key, a bucket's endpoint) and for the account budget's origin. A
+ * plain http (the credential's key) and for the account budget's origin. A
  * name under `.localhost` is not one of them: the resolver decides where it goes, and a key sent
  * in clear text must not depend on that.
  */

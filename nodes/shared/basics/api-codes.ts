@@ -1,47 +1,67 @@
-/** What each documented error code means for the user, and what they can do about it. */
+/** The service's documented error codes, by name: the package decides on these by name only. */
+export const FAILED = 1001;
+export const INTERNAL_ERROR = 1003;
+export const PARAM_ERROR = 1011;
+export const API_KEY_INVALID = 5002;
+export const SCAN_TEXT_ERROR = 9010;
+export const PROHIBITED_CONTENT = 9038;
+export const NOT_ENOUGH_CREDITS = 9051;
+
+/**
+ * What each documented error code means for the user (in lower case, to follow a colon), what to
+ * do about it, and whether running the node again is then the remedy ('later': after a while).
+ * An action never says "run again" itself: only the item's end may, once no task of it can exist.
+ */
 export interface CodeInfo {
 	name: string;
 	meaning: string;
 	action: string;
+	runAgain?: RunAgain;
 }
 
+export type RunAgain = 'now' | 'later';
+
 export const API_CODES: Record<number, CodeInfo> = {
-	1001: {
+	[FAILED]: {
 		name: 'FAILED',
-		meaning: 'The request failed',
-		action: 'Read the service message above; correct the input it names and run the node again.',
+		meaning: 'the request was not carried out',
+		action: 'Read the service message above and correct the input it names.',
+		runAgain: 'now',
 	},
-	1003: {
+	[INTERNAL_ERROR]: {
 		name: 'INTERNAL_ERROR',
-		meaning: 'The service had an internal error',
-		action: 'Retry after a short delay. If it keeps happening, contact Ideal House support.',
+		meaning: 'the service had an internal fault',
+		action: 'If it keeps happening, contact Ideal House support.',
+		runAgain: 'later',
 	},
-	1011: {
+	[PARAM_ERROR]: {
 		name: 'PARAM_ERROR',
-		meaning: 'A request parameter is missing or invalid',
-		action:
-			'Fix the parameter the service message names (for example the image URL or the mask) and run again.',
+		meaning: 'a request parameter is missing or not valid',
+		action: 'Fix the parameter the service message names (for example the image URL or the mask).',
+		runAgain: 'now',
 	},
-	5002: {
+	[API_KEY_INVALID]: {
 		name: 'API_KEY_INVALID',
-		meaning: 'The API key is missing or invalid',
+		meaning: 'the API key is missing or not valid',
 		action:
 			'Check the API key in the "Ideal House API" credential (copy it again from your Ideal House account).',
+		runAgain: 'now',
 	},
-	9010: {
+	[SCAN_TEXT_ERROR]: {
 		name: 'SCAN_TEXT_ERROR',
-		meaning: 'The prompt failed the text review',
-		action: 'Rephrase the prompt without the flagged wording and run again. Nothing was charged.',
+		meaning: 'the prompt did not pass the text review',
+		action: 'Rephrase the prompt without the flagged wording.',
+		runAgain: 'now',
 	},
-	9038: {
+	[PROHIBITED_CONTENT]: {
 		name: 'PROHIBITED_CONTENT',
-		meaning: 'The generated image was rejected by the content review',
+		meaning: 'the generated image did not pass the content review',
 		action: 'Try a different image, preset or prompt.',
 	},
-	9051: {
+	[NOT_ENOUGH_CREDITS]: {
 		name: 'COINS_NOT_ENOUGH',
-		meaning: 'The account does not have enough credits',
-		action:
-			'Top up credits in your Ideal House account, then run the node again. Nothing was charged for this item.',
+		meaning: 'the account does not have enough credits',
+		action: 'Top up credits in your Ideal House account.',
+		runAgain: 'now',
 	},
 };

@@ -8,11 +8,12 @@ import { PerExecution } from './per-execution';
  * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
  * (`getExecutionCancelSignal()` is undefined for them), but it runs the execution-finish handlers
  * at once when a user presses Stop. A handler added after that moment never runs, so the signal
- * is set up when the node's run starts (the routing hook's first call, before any request), not when a wait
- * first needs it. The finish fires it; an entry forgotten as idle (a day without a request, far
- * beyond any wait's polls) does not.
+ * is set up when the node's run starts (the routing hook's first call, before any request), not
+ * when a wait first needs it. The finish fires it, and it stays fired for every later call of the
+ * execution (`PerExecution` remembers the end); an entry forgotten as idle (a day without a
+ * request, far beyond any wait's polls) does not fire.
  */
-const stops = new PerExecution<AbortController>(24 * 60 * 60_000, (controller, reason) => {
+const stops = new PerExecution<AbortController>(24 * 60 * 60_000, 'keep', (controller, reason) => {
 	if (reason === 'finished') controller.abort();
 });
 
@@ -35,6 +36,20 @@ export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
 		return linkedController(ctx).signal;
 	}
 	return stops.get(ctx, '', () => linkedController(ctx)).signal;
+}
+
+/**
+ * Before a step that would make or send anything (a link, a copy, a request): an item of a stopped
+ * execution goes no further, and says that nothing was sent for it.
+ */
+export function refuseWhenStopped(ctx: IExecuteSingleFunctions): void {
+	if (!executionStopSignal(ctx).aborted) return;
+	throw stoppedError(
+		ctx,
+		'Execution stopped before this item sent anything',
+		'Nothing was sent or charged for this item.',
+		{ kind: 'neverSent' },
+	);
 }
 
 /**

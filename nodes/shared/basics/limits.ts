@@ -38,11 +38,16 @@ export const limits = {
 	editorReadTimeoutMs: 15_000,
 };
 
-/** The node's own requests to the user's bucket. */
-export const storageLimits = {
-	/** One PUT or DELETE, answer included. */
-	requestTimeoutMs: 120_000,
-	/** A PUT is idempotent: it is repeated on a network error or a 5xx. */
-	putAttempts: 4,
-	retryBaseMs: 1000,
+/**
+ * How long n8n's signed link to a photo file lasts. The service may fetch the photo whenever the
+ * task starts, so the link outlives every wait of the node, and a task the node leaves running (Wait
+ * for Completion off, On Timeout either way) can still fetch it for the hold after the wait ends.
+ */
+export const photoLinkLimits = {
+	/** For the create, its retries and the service's own download, on top of the Timeout. */
+	marginSeconds: 300,
+	/** After the node stops waiting (at once with Wait for Completion off). */
+	holdSeconds: 24 * 60 * 60,
+	/** The longest link the node makes; the Timeout of an item with photo files is bounded by it. */
+	maxSeconds: 7 * 24 * 60 * 60,
 };

@@ -20,6 +20,8 @@ export type Outcome = Ending &
 		| {
 				kind: 'maybeActed';
 				apiCode?: number;
+				/** A task the answer named: it may exist. */
+				taskId?: string;
 		  } /** The task exists: its id, and what it cost once known (`null`: its price is not published). */
 		| {
 				kind: 'created';
@@ -85,6 +87,7 @@ export interface NamedTask {
 }
 
 export function taskOf(outcome: Outcome): NamedTask | undefined {
+	if (outcome.kind === 'maybeActed' && outcome.taskId) return { taskId: outcome.taskId };
 	if (outcome.kind !== 'created' && outcome.kind !== 'finished') return undefined;
 	return { taskId: outcome.taskId, creditsCharged: outcome.creditsCharged };
 }

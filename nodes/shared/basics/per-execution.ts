@@ -5,18 +5,57 @@ import { clock } from './clock';
 /**
  * State that lives as long as one execution, in this process: the Stop signal, the Credit Limit's
  * count, the account that ran out of credits, the queue a node's tasks wait in, a node run's
- * request rate. Kept by execution id and a key of the caller's, and dropped when n8n says the
- * execution finished. n8n versions without that notice never say so: an idle sweep drops what
- * nobody has used for `idleMs`, so the process does not keep every execution it ever ran.
+ * request rate. Kept by execution id and a key of the caller's.
+ *
+ * When n8n says an execution finished (it does so the moment Stop is pressed, while the node may
+ * still be running its items), the execution is remembered as ended: every later call for it finds
+ * it ended, never a fresh start (a fresh Stop signal that never fires, a Credit Limit at zero).
+ * n8n versions without that notice never say so: an idle sweep drops what nobody has used for
+ * `idleMs`, so the process does not keep every execution it ever ran.
  */
 export type ExecutionOf = Pick<IExecuteSingleFunctions, 'getExecutionId' | 'onExecutionFinish'>;
 
-/** Why an entry goes: its execution finished, or nobody used it for the idle time. */
+/** Why an entry's life ends: its execution finished, or nobody used it for the idle time. */
 export type DropReason = 'finished' | 'idle';
+
+/**
+ * The executions n8n said have ended, by id, with the time a call of theirs was last seen. An ended
+ * execution's items may still call in (n8n's Batching starts them after Stop, an item may be in a
+ * long step), so the mark lasts while they do and a day after the last: far beyond any batching
+ * interval. At most `MAX_ENDED` marks are kept; the one unused longest goes first.
+ */
+const ENDED_IDLE_MS = 24 * 60 * 60_000;
+const MAX_ENDED = 10_000;
+const ended = new Map<string, number>();
+
+function markEnded(executionId: string): void {
+	ended.delete(executionId);
+	ended.set(executionId, clock.now());
+	for (const [id, lastSeen] of ended) {
+		if (ended.size <= MAX_ENDED && clock.now() - lastSeen <= ENDED_IDLE_MS) break;
+		ended.delete(id);
+	}
+}
+
+/** Whether n8n said this execution ended; a call that asks keeps the mark alive. */
+function hasEnded(executionId: string): boolean {
+	if (!ended.has(executionId)) return false;
+	markEnded(executionId);
+	return true;
+}
+
+/** What a store does with its entries once their execution has ended. */
+export type AfterEnd =
+	/** Keeps them (a guard's count must never start again from zero), as long as the mark lasts. */
+	| 'keep'
+	/** Drops them (nothing depends on them once nothing more is sent). */
+	| 'drop';
 
 interface Entry<T> {
 	value: T;
+	executionId: string;
 	lastUsed: number;
+	ended: boolean;
 }
 
 export class PerExecution<T> {
@@ -25,49 +64,73 @@ export class PerExecution<T> {
 	/**
 	 * @param idleMs after this long unused, an entry goes at the next sweep; never shorter than
 	 *   the longest wait that still uses it
-	 * @param onDrop what an entry's end means (a Stop signal fires when its execution finishes)
+	 * @param afterEnd whether an ended execution's entries stay (see `AfterEnd`)
+	 * @param onDrop what an entry's end means (a Stop signal fires when its execution finishes);
+	 *   called once per entry, also for one made after its execution ended
 	 */
 	constructor(
 		private readonly idleMs: number,
+		private readonly afterEnd: AfterEnd,
 		private readonly onDrop?: (value: T, reason: DropReason) => void,
 	) {}
 
 	/** The execution's entry under `key`, made by `create` when there is none. */
 	get(ctx: ExecutionOf, key: string, create: () => T): T {
-		const id = entryKey(ctx, key);
+		const executionId = String(ctx.getExecutionId());
+		const id = `${executionId}|${key}`;
 		const known = this.entries.get(id);
 		if (known) {
 			known.lastUsed = clock.now();
+			if (known.ended) hasEnded(executionId);
 			return known.value;
 		}
 		this.sweep();
-		const entry = { value: create(), lastUsed: clock.now() };
-		this.entries.set(id, entry);
+		const value = create();
+		if (hasEnded(executionId)) {
+			// The finish notice has come and gone: this entry is born ended.
+			this.onDrop?.(value, 'finished');
+			if (this.afterEnd === 'keep') this.keep(id, value, executionId, true);
+			return value;
+		}
+		const entry = this.keep(id, value, executionId, false);
 		ctx.onExecutionFinish?.(() => {
+			markEnded(executionId);
 			if (this.entries.get(id) !== entry) return;
-			this.entries.delete(id);
+			if (this.afterEnd === 'keep') entry.ended = true;
+			else this.entries.delete(id);
 			this.onDrop?.(entry.value, 'finished');
 		});
-		return entry.value;
+		return value;
 	}
 
 	/** The execution's entry under `key`, if one was made. */
 	peek(ctx: ExecutionOf, key: string): T | undefined {
-		const entry = this.entries.get(entryKey(ctx, key));
-		if (entry) entry.lastUsed = clock.now();
-		return entry?.value;
+		const entry = this.entries.get(`${String(ctx.getExecutionId())}|${key}`);
+		if (!entry) return undefined;
+		entry.lastUsed = clock.now();
+		if (entry.ended) hasEnded(entry.executionId);
+		return entry.value;
 	}
 
+	private keep(id: string, value: T, executionId: string, isEnded: boolean): Entry<T> {
+		const entry = { value, executionId, lastUsed: clock.now(), ended: isEnded };
+		this.entries.set(id, entry);
+		return entry;
+	}
+
+	/** Drops what nobody used for the idle time, and what an ended execution's lost mark leaves. */
 	private sweep(): void {
 		const now = clock.now();
 		for (const [id, entry] of this.entries) {
-			if (now - entry.lastUsed <= this.idleMs) continue;
+			const gone = entry.ended ? !ended.has(entry.executionId) : now - entry.lastUsed > this.idleMs;
+			if (!gone) continue;
 			this.entries.delete(id);
-			this.onDrop?.(entry.value, 'idle');
+			if (!entry.ended) this.onDrop?.(entry.value, 'idle');
 		}
 	}
 }
 
-function entryKey(ctx: ExecutionOf, key: string): string {
-	return `${String(ctx.getExecutionId())}|${key}`;
+/** Whether n8n has said that the context's execution ended (finished, or stopped by the user). */
+export function executionEnded(ctx: ExecutionOf): boolean {
+	return hasEnded(String(ctx.getExecutionId()));
 }

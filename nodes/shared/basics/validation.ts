@@ -3,6 +3,9 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { IdealHouseItemError } from './errors';
 import { bounded } from './redact';
 
+/** What every refusal before a request can say: it cost nothing. */
+export const NOTHING_SENT = 'Nothing was sent or charged.';
+
 /**
  * Checks that run before the request that spends credits: anything rejected here
  * costs nothing. Every message names the field and the item, as users see both in n8n.
@@ -11,15 +14,18 @@ export function fieldError(
 	ctx: IExecuteSingleFunctions,
 	field: string,
 	problem: string,
-	description?: string,
+	/** What to do: n8n's rule is that every error says how to get unstuck. */
+	description: string,
 ): IdealHouseItemError {
 	const itemIndex = ctx.getItemIndex();
-	return new IdealHouseItemError(
+	const error = new IdealHouseItemError(
 		ctx.getNode(),
 		`${field} ${problem} [item ${itemIndex}]`,
 		{ itemIndex, description },
 		{ kind: 'neverSent' },
 	);
+	error.field = field;
+	return error;
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -51,6 +57,7 @@ export function requireHttpUrl(
 			ctx,
 			field,
 			`must be a URL text, not ${Array.isArray(value) ? 'a list' : typeof value}`,
+			`Give the address of an image the service can download (https://…). ${NOTHING_SENT}`,
 		);
 	}
 	const url = value.trim();

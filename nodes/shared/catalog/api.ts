@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { secretsOfItem } from '../basics/redact';
+
 /**
  * What every request of the package shares: the credential, its base URL and its key, where a
  * photo comes from, the task statuses.
@@ -13,32 +15,22 @@ export function secretsOfCredentials(credentials: ICredentialDataDecryptedObject
 		: [];
 }
 
+/** The key, and what the item made that must stay as secret (its links' tokens). */
 export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]> {
+	let key: string[] = [];
 	try {
-		return secretsOfCredentials(await ctx.getCredentials(CREDENTIAL_NAME));
+		key = secretsOfCredentials(await ctx.getCredentials(CREDENTIAL_NAME));
 	} catch {
-		return [];
+		// No credential to read: there is no key to clear.
 	}
+	return [...key, ...secretsOfItem(ctx)];
 }
 
 /**
  * Image Source's values, which saved workflows hold: the photo is at a URL the service fetches, or
- * a file on the item that the service gets a link to (see Photo Link).
+ * a file on the item that the service gets n8n's own link to.
  */
 export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
-
-/**
- * How the service gets a photo that is a file: n8n's own signed link to it, or a presigned link
- * into the user's bucket (contract: `photoLink`).
- */
-export const PHOTO_LINK = { n8n: 'n8n', bucket: 'bucket' } as const;
-export type PhotoLinkKind = (typeof PHOTO_LINK)[keyof typeof PHOTO_LINK];
-
-/**
- * The node version that adds Photo Link with n8n's own link as its default; version 1 keeps the
- * bucket, so that a workflow saved before does what it did.
- */
-export const PHOTO_LINK_VERSION = 1.1;
 
 /** The public service: the credential's default base URL. */
 export const PUBLIC_BASE_URL = 'https://api.ideal.house';

@@ -51,8 +51,8 @@ export function creditsCharged(status: string, credits: number | null): number |
 
 /** How a failed task's message accounts for its credits. */
 export function refundNote(credits: number | null): string {
-	if (credits === null) return 'Its credits, if any, were refunded automatically';
-	return `Its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
+	if (credits === null) return 'its credits, if any, were refunded automatically';
+	return `its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;
 }
 
 /** An API's price in words, for descriptions: "1 credit", "Flash 1, Base 3 (default), Pro 10 credits". */

@@ -159,7 +159,7 @@ export function taskIdFromCreate(
 		{
 			message: `Ideal House accepted the request (code 0) but sent no usable task id (data: ${sent})`,
 			description:
-				"The task may have been created and charged. If the data above holds the task's id, fetch the task with the Get Result operation; otherwise check the account's task list before running this item again.",
+				"If the data quoted above holds the task's id, that is the task: fetch it with the Get Result operation.",
 			itemIndex: ctx.getItemIndex(),
 		},
 		{ kind: 'maybeActed' },

@@ -16,12 +16,12 @@ export function sentAs(name: string): INodePropertyRouting {
 }
 
 /** The example address a photo URL field shows. */
-export const PHOTO_PLACEHOLDER = 'https://example.com/listing/photo.jpg';
+export const PHOTO_PLACEHOLDER = 'e.g. https://example.com/listing/photo.jpg';
 
 /**
  * `imageUrl`, the photo the task works on: the one field most APIs share, and the one a photo file
  * stands in for (`photo-fields.ts`). Written once; a resource says which photo in its own
- * description: `{ ...imageUrlField, description: 'Public URL of the room photo' }`.
+ * description: `{ ...imageUrlField, description: 'Public URL of the image of the room' }`.
  */
 export const imageUrlField: INodeProperties = {
 	displayName: 'Image URL',
@@ -30,6 +30,6 @@ export const imageUrlField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: PHOTO_PLACEHOLDER,
-	description: 'Public URL of the photo',
+	description: 'Public URL of the image',
 	routing: sentAs('imageUrl'),
 };

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, IMAGE_SOURCE, PHOTO_LINK, PHOTO_LINK_VERSION } from '../catalog/api';
+import { CREDENTIAL_NAME } from '../catalog/api';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -10,39 +10,19 @@ import {
 import type { ApiOfItem } from '../item/path';
 import { taskResultRouting } from '../item/routing';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
-import { storageCredential } from './photo-fields';
 import { REQUEST_DEFAULTS } from '../transport/send';
 
 /**
- * n8n's declarative engine sends a node's requests with the one credential that the parameter
- * `authentication` selects as soon as a node lists two. The Ideal House key is that one, always;
- * the upload storage credential is read by the node's own code, for photos that are files.
- */
-export const authenticationField: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'hidden',
-	default: 'apiKey',
-};
-
-/**
- * What every node's description shares: its versions (1.1 adds Photo Link's n8n link as the
- * default), one input and output, the credentials, the request defaults.
+ * What every node's description shares: its one version, one input and output, the one
+ * credential (the Ideal House key, which n8n's declarative engine sends every request with), the
+ * request defaults.
  */
 export const commonDescription = {
 	group: ['transform'],
-	version: [1, PHOTO_LINK_VERSION],
-	defaultVersion: PHOTO_LINK_VERSION,
+	version: 1,
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
-	credentials: [
-		{
-			name: CREDENTIAL_NAME,
-			required: true,
-			displayOptions: { show: { authentication: ['apiKey'] } },
-		},
-		storageCredential,
-	],
+	credentials: [{ name: CREDENTIAL_NAME, required: true }],
 	requestDefaults: REQUEST_DEFAULTS,
 } satisfies Partial<INodeTypeDescription>;
 
@@ -53,18 +33,35 @@ export const commonDescription = {
 export function operationField({
 	api,
 	create,
-	getResultAction,
+	task,
 	resource,
 }: {
 	api: ApiOfItem;
 	create: INodePropertyOptions;
-	/** What Get Result does, as n8n's action list names it. */
-	getResultAction: string;
+	/** What the API's task is called inside a sentence, in sentence case ("virtual staging"). */
+	task: string;
 	/** On a node with several resources: the one this field is shown for. */
 	resource?: string;
 }): INodeProperties {
 	// Named: n8n's lint reads a default as a literal or a name, not as `create.value`.
 	const createValue = create.value;
+	// Written out field by field: n8n's lint reads each option as an object literal.
+	const options: INodePropertyOptions[] = [
+		{
+			name: create.name,
+			value: create.value,
+			action: create.action,
+			description: create.description,
+			routing: create.routing,
+		},
+		{
+			name: 'Get Result',
+			value: 'getResult',
+			action: `Get ${task} result`,
+			description: `Get the status and result of ${withArticle(task)} task created earlier`,
+			routing: taskResultRouting(api),
+		},
+	];
 	return {
 		displayName: 'Operation',
 		name: 'operation',
@@ -72,24 +69,14 @@ export function operationField({
 		noDataExpression: true,
 		default: createValue,
 		...(resource ? { displayOptions: { show: { resource: [resource] } } } : {}),
-		// Written out field by field: n8n's lint reads each option as an object literal.
-		options: [
-			{
-				name: create.name,
-				value: create.value,
-				action: create.action,
-				description: create.description,
-				routing: create.routing,
-			},
-			{
-				name: 'Get Result',
-				value: 'getResult',
-				action: getResultAction,
-				description: 'Read the status and result of a task created earlier',
-				routing: taskResultRouting(api),
-			},
-		],
+		// In alphabetical order, as n8n lists operations.
+		options: options.sort((a, b) => a.name.localeCompare(b.name)),
 	};
+}
+
+/** "a" or "an" before a word, by its first letter ("an enhancement", "an AI 3D"). */
+export function withArticle(word: string): string {
+	return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
 /** The fields every node shows the same way; `createOperation` is 'enhance', 'remove' or 'create'. */
@@ -100,7 +87,7 @@ export function waitForCompletionField(createOperation: string): INodeProperties
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to wait inside this node until the task finishes and output its result. Off: output the task ID at once and fetch the result later with Get Result.',
+			"Whether to wait inside this node until the task finishes and output its result. Off: output the task ID at once and get the result later with the 'Get Result' operation.",
 		displayOptions: { show: { operation: [createOperation] } },
 	};
 }
@@ -111,9 +98,9 @@ export const taskIdField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: '1839201938475628544',
+	placeholder: 'e.g. 1839201938475628544',
 	description:
-		'ID of a task created earlier (the "ID" field of a previous output). Keep it as text: the IDs are 64-bit numbers and lose digits if converted to a number.',
+		'ID of a task created earlier, as an earlier output gives it. Keep it as text: the IDs are 64-bit numbers and lose digits if converted to a number.',
 	displayOptions: { show: { operation: ['getResult'] } },
 	routing: {
 		request: {
@@ -141,7 +128,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: 0,
 				typeOptions: { minValue: 0 },
 				description:
-					'Most credits this node may spend in one execution, counted at each task\'s creation by the same prices as "creditsCharged"; 0 means no limit. An item that would pass it fails before anything is sent (Continue on Fail and the error output apply); a task that ends Failed is refunded and counts no more. Holds for the node\'s tool calls too. With a limit, an API whose price is not known (Other API) is refused.',
+					"Most credits this node may spend in one execution, counted at each task's creation by the same prices as 'creditsCharged'; 0 means no limit. An item that would pass it fails before anything is sent (the node's 'On Error' setting applies); a task that ends Failed is refunded and counts no more. Holds for the node's tool calls too. With a limit, an API whose price is not known (Custom API) is refused.",
 				displayOptions: { show: { '/operation': [createOperation] } },
 			},
 			{
@@ -149,22 +136,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				name: 'downloadResult',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to also attach the finished image to the item as binary data',
-			},
-			{
-				displayName: 'Keep Uploaded Photos',
-				name: 'keepUploads',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep photos uploaded from binary files in the upload storage once the task has ended, instead of deleting them. The item then says where they are.',
-				displayOptions: {
-					show: {
-						'/operation': [createOperation],
-						'/imageSource': [IMAGE_SOURCE.binary],
-						'/photoLink': [PHOTO_LINK.bucket],
-					},
-				},
+				description: 'Whether to also attach the result image to the item as a file',
 			},
 			{
 				displayName: 'Max Requests per Second',
@@ -184,13 +156,13 @@ export function optionsField(createOperation: string): INodeProperties {
 					{
 						name: 'Fail the Item',
 						value: 'fail',
-						description: 'The item fails; its error names the task ID',
+						description: 'The item fails, and its error names the task ID',
 					},
 					{
 						name: 'Output the Last Status',
 						value: 'returnLastStatus',
 						description:
-							'Output the task as last seen (e.g. Processing), to finish it later with Get Result',
+							"Output the task as last seen (e.g. Processing), to finish it later with the 'Get Result' operation",
 					},
 				],
 				displayOptions: { show: { '/operation': [createOperation] } },
@@ -214,14 +186,15 @@ export function optionsField(createOperation: string): INodeProperties {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to check every item as a real run would and output the request it would send and its cost, in "preview" (method, path, body, credits), instead of sending it. Nothing is created, downloaded or charged.',
+					"Whether to check every item as a real run would and output the request it would send and its cost in the 'preview' field (method, path, body, credits), instead of sending it. Nothing is created, downloaded or charged.",
 			},
 			{
-				displayName: 'Put Result in Field',
+				displayName: 'Put Output File in Field',
 				name: 'binaryPropertyName',
 				type: 'string',
 				default: 'data',
-				description: 'Name of the binary property that receives the downloaded image',
+				hint: 'The name of the output binary field to put the result image in',
+				description: "Name of the item's binary field that receives the downloaded result image",
 				displayOptions: { show: { downloadResult: [true] } },
 			},
 			{
@@ -231,7 +204,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				default: DEFAULT_TIMEOUT_SECONDS,
 				typeOptions: { minValue: 1 },
 				description:
-					'How long to wait for the task to finish. On timeout the item fails with the task ID, so the paid task can be fetched later with Get Result.',
+					"How long to wait for the task to finish. On timeout the item fails with the task ID, and the paid task's result can still be fetched with the 'Get Result' operation.",
 				displayOptions: { show: { '/operation': [createOperation] } },
 			},
 		],

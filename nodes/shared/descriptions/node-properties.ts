@@ -4,11 +4,11 @@ import { createBodyCheck } from '../item/body-check';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../item/credit-limit';
 import { createTaskRouting } from '../item/routing';
 import {
-	authenticationField,
 	operationField,
 	optionsField,
 	taskIdField,
 	waitForCompletionField,
+	withArticle,
 } from './fields';
 import { photoFileRule, photoSourceFields, withPhotoSource } from './photo-fields';
 import type { CreateOperation, Resource } from './resource';
@@ -32,13 +32,29 @@ export interface NodeLayout {
 
 const CREATE = 'create';
 
+/**
+ * A name inside a sentence, in sentence case with its acronyms kept: "AI 3D Rendering" becomes
+ * "AI 3D rendering", "Custom API" becomes "custom API".
+ */
+function inSentence(name: string): string {
+	return name
+		.split(' ')
+		.map((word) => (/^[A-Z0-9]*[A-Z][A-Z0-9]*$/.test(word) ? word : word.toLowerCase()))
+		.join(' ');
+}
+
+/** What actions and descriptions call the resource's task. */
+const taskOf = (resource: Resource) => resource.task ?? inSentence(resource.name);
+
 function createOperation(resource: Resource): CreateOperation {
+	const task = taskOf(resource);
+	const does = resource.description.charAt(0).toLowerCase() + resource.description.slice(1);
 	return (
 		resource.operation ?? {
 			name: 'Create',
 			value: CREATE,
-			action: `Create a ${resource.name.toLowerCase()} task`,
-			description: `Create a task: ${resource.description}`,
+			action: `Create ${task} task`,
+			description: `Create ${withArticle(task)} task: ${does}`,
 		}
 	);
 }
@@ -61,8 +77,7 @@ function operationFor(resource: Resource, byResource: boolean): INodeProperties 
 	return operationField({
 		api: resource.api,
 		create: option,
-		getResultAction:
-			resource.getResultAction ?? `Get the result of a ${resource.name.toLowerCase()} task`,
+		task: taskOf(resource),
 		resource: byResource ? resource.value : undefined,
 	});
 }
@@ -104,8 +119,20 @@ function resourceField(resources: Resource[], first: string): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		default: first,
-		options: resources.map(({ name, value, description }) => ({ name, value, description })),
+		// In alphabetical order, as n8n lists resources; a new node still starts on `first`.
+		options: resources
+			.map(({ name, value, description }) => ({ name, value, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
 	};
+}
+
+/**
+ * The subtitle under a node of several resources on the canvas: the operation and the resource
+ * by the names the panel shows ("Create: Virtual Staging"), never their raw values.
+ */
+export function resourceSubtitle(resources: Resource[]): string {
+	const names = Object.fromEntries(resources.map(({ value, name }) => [value, name]));
+	return `={{ ($parameter["operation"] === "getResult" ? "Get Result" : "Create") + ": " + ${JSON.stringify(names)}[$parameter["resource"]] }}`;
 }
 
 /**
@@ -118,7 +145,6 @@ export function nodeProperties(resources: Resource[], layout: NodeLayout = {}): 
 	const showCreate = (resource: Resource) =>
 		byResource ? { resource: [resource.value], operation: [create] } : { operation: [create] };
 	return [
-		authenticationField,
 		...(byResource ? [resourceField(resources, layout.firstResource ?? resources[0].value)] : []),
 		...resources.map((resource) => operationFor(resource, byResource)),
 		...resources.flatMap((resource) => toolDescriptions(resource, create, byResource)),

@@ -22,8 +22,11 @@ export interface Resource {
 	 * does). Saved workflows hold its value.
 	 */
 	operation?: CreateOperation;
-	/** The Get Result operation's action, where it is not "Get the result of a … task". */
-	getResultAction?: string;
+	/**
+	 * What the API's task is called inside a sentence ("enhancement"), where it is not the
+	 * resource's name: actions and descriptions name it ("Get enhancement result").
+	 */
+	task?: string;
 	fields: INodeProperties[];
 	/** The API's own rule, run after the checks its fields imply. */
 	own?: OwnCheck;

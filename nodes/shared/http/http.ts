@@ -4,17 +4,23 @@ import { untilAborted } from '../basics/clock';
 
 /**
  * The rules every request of the package follows, whoever it goes to: the service (with the key,
- * `transport/send.ts`), the user's bucket and a result link (both without it). The whole answer
- * comes back whatever its status, so that the sender reads the service's or the store's own
- * message; one time limit covers the request, and Stop ends it at once.
+ * `transport/send.ts`) and a result link (without it). The whole answer comes back whatever its
+ * status, so that the sender reads the service's or the host's own message; one time limit covers
+ * the request, and Stop ends it at once.
  */
 
 /**
  * A redirect is never followed by n8n's helper: a key or a signature would go with it. Set here
- * once, for the requests built below and for those n8n sends itself (the routed requests, both
- * credentials' authenticate); a result download follows redirects itself, one checked hop at a time.
+ * once, for the requests built below and for those n8n sends itself (the routed requests, the
+ * credential's authenticate); a result download follows redirects itself, one checked hop at a time.
  */
 export const NO_REDIRECTS = { disableFollowRedirect: true } as const;
+
+/**
+ * The code of a failure a credential raises instead of sending its secret (a key over plain http
+ * to another machine): the request never left n8n.
+ */
+export const SECRET_NOT_SENT = 'ERR_SECRET_NOT_SENT';
 
 export interface RequestLimits {
 	timeoutMs: number;

@@ -16,10 +16,9 @@ export interface RetryPolicy {
 }
 
 /**
- * The one retry loop of a single request (a create, a Get Result, a result download, a photo's
- * upload to the user's bucket): try, and on a failure let the request's policy decide, from the
- * error's outcome and the attempt number, to give up or to wait before the next attempt. A wait
- * ends early when the execution is stopped.
+ * The one retry loop of a single request (a create, a Get Result, a result download): try, and on
+ * a failure let the request's policy decide, from the error's outcome and the attempt number, to
+ * give up or to wait before the next attempt. A wait ends early when the execution is stopped.
  *
  * The poller has no loop of this kind: a status check that meets a passing fault is simply the
  * next poll, planned by the same loop that plans every poll, later by the backoff below.

@@ -5,7 +5,7 @@ import { checkJsonValue, JsonBodyError, readJsonBody } from '../basics/json-body
 import { bounded } from '../basics/redact';
 import type { BodyCheck } from './path';
 import type { ItemParameters } from './settings';
-import { fieldError, requireHttpUrl } from '../basics/validation';
+import { fieldError, NOTHING_SENT, requireHttpUrl } from '../basics/validation';
 
 /**
  * The body check of a Create operation, read from its fields, before anything is sent or
@@ -83,12 +83,24 @@ function checkedValue(
 		) {
 			const range =
 				maxValue === undefined ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
-			throw fieldError(ctx, label, `must be a whole number ${range} (got ${shown(value)})`);
+			throw fieldError(
+				ctx,
+				label,
+				`must be a whole number ${range} (got ${shown(value)})`,
+				`Give a whole number ${range}. ${NOTHING_SENT}`,
+			);
 		}
 		return number;
 	}
 	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string') throw fieldError(ctx, label, `must be text, not ${typeof value}`);
+	if (typeof value !== 'string') {
+		throw fieldError(
+			ctx,
+			label,
+			`must be text, not ${typeof value}`,
+			`Give text here. ${NOTHING_SENT}`,
+		);
+	}
 	return value.trim();
 }
 
@@ -105,8 +117,9 @@ function parsedJson(
 		}
 		return readJsonBody(value) as IDataObject | IDataObject[];
 	} catch (error) {
-		if (error instanceof JsonBodyError) throw fieldError(ctx, label, error.message);
-		throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`);
+		const advice = `Write valid JSON here, e.g. {"field": "value"}. ${NOTHING_SENT}`;
+		if (error instanceof JsonBodyError) throw fieldError(ctx, label, error.message, advice);
+		throw fieldError(ctx, label, `is not valid JSON (${(error as Error).message})`, advice);
 	}
 }
 
@@ -121,7 +134,12 @@ function readJsonObject(
 	if (typeof raw === 'string' && raw.trim() === '') return {};
 	const value: unknown = parsedJson(ctx, label, raw);
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw fieldError(ctx, label, 'must be a JSON object, such as {"field": "value"}');
+		throw fieldError(
+			ctx,
+			label,
+			'must be a JSON object, such as {"field": "value"}',
+			`Write the fields as one JSON object. ${NOTHING_SENT}`,
+		);
 	}
 	return value as IDataObject;
 }
@@ -189,6 +207,15 @@ function checkModelTypePriced(
 	);
 }
 
+function requiredField(ctx: IExecuteSingleFunctions, field: INodeProperties) {
+	return fieldError(
+		ctx,
+		field.displayName,
+		'is required',
+		`Fill in '${field.displayName}' (an expression that gives nothing leaves it empty). ${NOTHING_SENT}`,
+	);
+}
+
 export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules = {}): BodyCheck {
 	const { own, extraLabel = 'Extra Body Fields (JSON)' } = rules;
 	const fieldNames = ownFieldNames(fields);
@@ -201,13 +228,13 @@ export function createBodyCheck(fields: INodeProperties[], rules: BodyCheckRules
 		for (const field of fields) {
 			const value = sent[field.name];
 			if (!Object.prototype.hasOwnProperty.call(sent, field.name) || isEmpty(value)) {
-				if (field.required) throw fieldError(this, field.displayName, 'is required');
+				if (field.required) throw requiredField(this, field);
 				continue;
 			}
 			const checked = checkedValue(this, field, value);
 			// A JSON field's `[]` or `{}` is as empty as a blank text.
 			if (typeof checked === 'object' && Object.keys(checked).length === 0) {
-				if (field.required) throw fieldError(this, field.displayName, 'is required');
+				if (field.required) throw requiredField(this, field);
 				continue;
 			}
 			body[field.name] = checked;

@@ -136,13 +136,8 @@ function afterFailedAttempt(
 		return { giveUp: cutOff ? stoppedCreate(ctx) : error };
 	}
 	const repeatable = operation === 'read' ? mayRepeatRead(outcome) : mayResendCreate(outcome);
-	if (!repeatable || attempt >= limits.sendAttempts) {
-		if (operation === 'create' && outcome.retry && outcome.kind === 'maybeActed') {
-			error.description =
-				`${error.description ?? ''} The task may have been created and charged even so: check the account's task list before running this item again.`.trim();
-		}
-		return { giveUp: error };
-	}
+	// What to do then is said at the item's end, from what the last attempt came to (`finalAdvice`).
+	if (!repeatable || attempt >= limits.sendAttempts) return { giveUp: error };
 	const retryAfterMs = outcome.retry?.afterMs;
 	if (retryAfterMs !== undefined && retryAfterMs > limits.createRetryAfterMaxMs) {
 		return { giveUp: rateLimited(ctx, operation, retryAfterMs, final(outcome)) };
@@ -195,7 +190,7 @@ function stoppedCreate(ctx: IExecuteSingleFunctions): IdealHouseError {
 	return stoppedError(
 		ctx,
 		'Execution stopped while the task was being created',
-		"The create request was already sent, so the task may have been created and charged: check the account's task list before running this item again.",
+		'The create request had already been sent when Stop was pressed.',
 		{ kind: 'maybeActed' },
 	);
 }

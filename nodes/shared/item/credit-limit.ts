@@ -29,7 +29,7 @@ interface Ledger {
  * the execution; the idle sweep must never drop a run still waiting on its tasks: a day is far
  * beyond any wait.
  */
-const ledgers = new PerExecution<Ledger>(24 * 60 * 60_000);
+const ledgers = new PerExecution<Ledger>(24 * 60 * 60_000, 'keep');
 
 function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
 	return ledgers.get(ctx, `${ctx.getNode().name}|${preview ? 'preview' : 'run'}`, () => ({

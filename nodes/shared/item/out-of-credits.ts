@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
 
-import { API_CODES } from '../basics/api-codes';
+import { API_CODES, NOT_ENOUGH_CREDITS } from '../basics/api-codes';
 import { clock } from '../basics/clock';
 import { IdealHouseApiError } from '../basics/errors';
 import { PerExecution } from '../basics/per-execution';
@@ -11,10 +11,9 @@ import { PerExecution } from '../basics/per-execution';
  * execution and account (the account as a digest, never the key), in this process; a queue-mode
  * worker runs a whole execution, so it sees every 9051 of it.
  */
-export const NOT_ENOUGH_CREDITS = 9051;
 
 /** The accounts that ran out in each execution (as digests); an hour unused is far beyond a run's creates. */
-const outOfCredits = new PerExecution<{ since: number }>(60 * 60_000);
+const outOfCredits = new PerExecution<{ since: number }>(60 * 60_000, 'keep');
 
 /** Called with the code of every create's answer, before its request slot is given back. */
 export function noteAnswerCode(
@@ -28,14 +27,14 @@ export function noteAnswerCode(
 /** Right before a create is sent: refuses it when its account already ran out in this execution. */
 export function refuseWhenOutOfCredits(ctx: IExecuteSingleFunctions, key: string): void {
 	if (!outOfCredits.peek(ctx, key)) return;
-	const info = API_CODES[NOT_ENOUGH_CREDITS];
+	const itemIndex = ctx.getItemIndex();
 	throw new IdealHouseApiError(
 		ctx.getNode(),
 		{ code: NOT_ENOUGH_CREDITS, message: 'not sent' } as JsonObject,
 		{
-			message: `Ideal House error ${NOT_ENOUGH_CREDITS} (${info.name}) – ${info.meaning}: the service refused an earlier create of this execution for it, so no request was sent for this item`,
-			description: info.action,
-			itemIndex: ctx.getItemIndex(),
+			message: `Ideal House refused an earlier task of this execution: the account does not have enough credits (code ${NOT_ENOUGH_CREDITS}), so this item was not sent [item ${itemIndex}]`,
+			description: `Nothing was sent or charged for this item. ${API_CODES[NOT_ENOUGH_CREDITS].action} Then run the node again.`,
+			itemIndex,
 		},
 		{ kind: 'neverSent' },
 	);

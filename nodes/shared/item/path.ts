@@ -5,16 +5,16 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { toIdealHouseError } from '../basics/errors';
 import { TERMINAL_STATUSES } from '../catalog/api';
 import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
 import { price, priceOfStoredTask } from '../catalog/credits';
 import { emitTask } from '../results/output';
+import { imageUrlOf } from '../storage/n8n-links';
 import type { PhotoFile } from '../storage/photo-files';
 import { sendCreate, sendRead } from './create';
 import { logCreated, namingCreatedTask, namingTask, type CreatedTask } from './created-task';
 import { creditCharge } from './credit-limit';
-import { imageUrlOf } from '../storage/photo-links';
 import { checkPhotoFiles } from './photos';
 import { preview } from './preview';
 import {
@@ -66,9 +66,9 @@ function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem, parameters: ItemPar
 }
 
 /**
- * A create. Everything that can refuse the item comes before anything leaves n8n; its photo
- * leaves only once its create may go; once the service has named the task, whatever ends the item
- * keeps the task's id; and the clean-up runs however it ended.
+ * A create. Everything that can refuse the item comes before anything leaves n8n; its photo's
+ * link is made only once its create may go; once the service has named the task, whatever ends
+ * the item keeps the task's id; and a turn no create went with is given back however it ended.
  */
 export async function createItem(
 	ctx: IExecuteSingleFunctions,
@@ -106,10 +106,8 @@ export async function createItem(
 	const rate = settings.maxRequestsPerSecond;
 	const turn = await takeTurn(ctx, rate, charge);
 	let task: CreatedTask | undefined;
-	let items: INodeExecutionData[] = [];
-	let failure: IdealHouseError | undefined;
 	try {
-		// 7. The photos' links, in the item's turn: uploaded to the bucket, or signed by n8n.
+		// 7. The photos' links, in the item's turn: signed by n8n.
 		if (photos) body.imageUrl = imageUrlOf(await photos.publish(ctx), several);
 		// 8. The create, its retries around the send alone.
 		const taskId = await sendCreate(ctx, request, rate, turn, charge);
@@ -119,29 +117,29 @@ export async function createItem(
 		task.creditsCharged = price(api, body);
 		logCreated(ctx, api, taskId);
 		if (!settings.waitForCompletion) {
-			photos?.keepForUnfinishedTask();
-			items = unfinished(ctx, task);
+			// The task may fetch its photo after the item ends: the item says until when it can.
+			const items = unfinished(ctx, task);
+			photos?.noteOnUnfinished(items);
 			return items;
 		}
 		// 10. The wait.
 		const status = await waitForTask.call(ctx, api, taskId, settings);
-		if (!TERMINAL_STATUSES.includes(status.status)) photos?.keepForUnfinishedTask();
 		// 11. The results and downloads.
-		items = await emitTask.call(ctx, api, status, settings.download, task.creditsCharged);
+		const items = await emitTask.call(ctx, api, status, settings.download, task.creditsCharged);
+		if (!TERMINAL_STATUSES.includes(status.status)) photos?.noteOnUnfinished(items);
 		// 12. The output.
 		return items;
 	} catch (error) {
-		failure = task ? namingCreatedTask(ctx, error, task) : toIdealHouseError(ctx, error);
-		// A refusal that names the photo says what to check for the way it was linked.
+		const failure = task ? namingCreatedTask(ctx, error, task) : toIdealHouseError(ctx, error);
+		// A refusal that names the photo says what to check of n8n's link; a task left running
+		// says until when it can still fetch the photo.
 		photos?.explainRefusal(failure);
+		photos?.noteOnLeftRunning(ctx, failure);
 		// A Failed task was refunded, a refused create cost nothing: the Credit Limit gets it back.
 		charge.failed(failure);
 		throw failure;
 	} finally {
-		// 13. The clean-up: the photos deleted, or kept for a task left running (noted on the
-		// returned items, or the error, with a delete that failed); a turn no create went with
-		// given back.
-		await photos?.cleanUp(ctx, { items, failure });
+		// 13. A turn no create went with, given back.
 		turn.release();
 	}
 }

@@ -1,42 +1,29 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { PHOTO_LINK } from '../catalog/api';
+import { photoLinkLimits } from '../basics/limits';
 import type { IdealHouseApi } from '../catalog/catalog';
-import { bucketLinks } from '../storage/bucket-links';
-import { n8nLinks } from '../storage/n8n-links';
+import { n8nLinks, type LinkLifetime, type PhotoLinks } from '../storage/n8n-links';
 import { readPhotoFiles } from '../storage/photo-files';
-import type { LinkLifetime, PhotoLinks } from '../storage/photo-links';
-import { MAX_LINK_SECONDS } from '../storage/upload-store';
 import type { ItemSettings } from './settings';
 
 /**
- * Photos that are files: the service takes photos by URL only, so it gets a link to each file,
- * n8n's own or the user's bucket's, as the item's Photo Link says (`PhotoLinks`). Here the files
- * are read and checked and the way to link them chosen; nothing is sent.
+ * Photos that are files: the service takes photos by URL only, so it gets n8n's own link to each
+ * file (`PhotoLinks`). Here the files are read and checked and their links planned; nothing is
+ * sent.
  */
 
 /**
- * How long the service's link lasts. While the node waits, the Timeout plus this margin (the
- * create, its retries, the service's own download): the wait's end is the link's end.
+ * How long the service's link lasts: to the end of the node's wait (none with Wait for Completion
+ * off), then the hold, in which a task left running may still fetch its photo. Within the
+ * longest link the node makes: the settings refused a Timeout beyond it.
  */
-const LINK_MARGIN_SECONDS = 300;
-const MIN_LINK_SECONDS = 300;
-/**
- * A task the node may leave unfinished (Wait for Completion off, or On Timeout = Output the Last
- * Status) can wait in the service's queue long after the node is done: its link lasts a day, as
- * long as the lifecycle rule the README recommends keeps a bucket's object.
- */
-export const UNFINISHED_LINK_SECONDS = 24 * 60 * 60;
-
 function linkLifetime(item: ItemSettings): LinkLifetime {
-	if (!item.waitForCompletion || item.wait.onTimeout === 'returnLastStatus') {
-		return { seconds: UNFINISHED_LINK_SECONDS, mayOutliveItem: true };
-	}
-	const seconds = Math.min(
-		MAX_LINK_SECONDS,
-		Math.max(MIN_LINK_SECONDS, Math.ceil(item.wait.timeout) + LINK_MARGIN_SECONDS),
-	);
-	return { seconds, mayOutliveItem: false };
+	const { marginSeconds, holdSeconds, maxSeconds } = photoLinkLimits;
+	const wait = item.waitForCompletion ? Math.ceil(item.wait.timeout) : 0;
+	return {
+		seconds: Math.min(maxSeconds, wait + marginSeconds + holdSeconds),
+		mayOutliveItem: !item.waitForCompletion || item.wait.onTimeout === 'returnLastStatus',
+	};
 }
 
 /**
@@ -52,8 +39,5 @@ export async function checkPhotoFiles(
 	const source = item.photoSource;
 	if (source.kind !== 'binary') return undefined;
 	const files = await readPhotoFiles(ctx, source.properties, api);
-	const lifetime = linkLifetime(item);
-	return source.link === PHOTO_LINK.n8n
-		? await n8nLinks(ctx, files, lifetime)
-		: await bucketLinks(ctx, files, lifetime, item.keepUploads);
+	return await n8nLinks(ctx, files, linkLifetime(item));
 }

@@ -7,8 +7,8 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { executionStopSignal } from '../basics/cancellation';
-import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { refuseWhenStopped } from '../basics/cancellation';
+import { finalAdvice, toIdealHouseError, type IdealHouseError } from '../basics/errors';
 import { taskOf } from '../basics/outcome';
 import { isToolCall, withAdviceInMessage } from '../results/tool';
 import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
@@ -30,13 +30,18 @@ import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
 export function createTaskRouting(route: CreateRoute): INodePropertyRouting {
 	return cycleRouting(
 		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
+		'create',
 		async (ctx, request) => await createItem(ctx, route, request),
 	);
 }
 
 /** Routing of Get Result: one read of the task, retried on passing faults. */
 export function taskResultRouting(api: ApiOfItem): INodePropertyRouting {
-	return cycleRouting({ method: 'GET' }, async (ctx, request) => await readItem(ctx, api, request));
+	return cycleRouting(
+		{ method: 'GET' },
+		'read',
+		async (ctx, request) => await readItem(ctx, api, request),
+	);
 }
 
 type ItemPath = (
@@ -46,23 +51,29 @@ type ItemPath = (
 
 function cycleRouting(
 	request: INodePropertyRouting['request'],
+	operation: 'create' | 'read',
 	path: ItemPath,
 ): INodePropertyRouting {
-	return { request, send: { paginate: true }, operations: { pagination: itemHook(path) } };
+	return {
+		request,
+		send: { paginate: true },
+		operations: { pagination: itemHook(operation, path) },
+	};
 }
 
 /** The hook n8n calls with each item's routed request: the item's path, and its final failure. */
-function itemHook(path: ItemPath) {
+function itemHook(operation: 'create' | 'read', path: ItemPath) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
-		// First, before anything can wait: a Stop pressed from now on reaches this item.
-		executionStopSignal(this);
 		try {
+			// First, before anything can wait: a Stop pressed from now on reaches this item, and an
+			// item that n8n starts after Stop (its Batching does) sends nothing.
+			refuseWhenStopped(this);
 			return await path(this, requestData.options as IHttpRequestOptions);
 		} catch (error) {
-			return continueOnFail(this, toIdealHouseError(this, error));
+			return continueOnFail(this, finalAdvice(toIdealHouseError(this, error), operation));
 		}
 	};
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { fieldError } from '../basics/validation';
-import { IMAGE_SOURCE, PHOTO_LINK, PHOTO_LINK_VERSION, type PhotoLinkKind } from '../catalog/api';
+import { fieldError, NOTHING_SENT } from '../basics/validation';
+import { photoLinkLimits } from '../basics/limits';
+import { IMAGE_SOURCE } from '../catalog/api';
 import { parseTaskIdField } from '../catalog/task';
 import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
 
@@ -16,8 +17,6 @@ export interface ItemSettings {
 	/** How a create waits for its task (read and checked whether or not it waits). */
 	wait: WaitSettings;
 	download: DownloadSettings;
-	/** Photos uploaded from files stay in the bucket once the task has ended. */
-	keepUploads: boolean;
 	maxRequestsPerSecond: number;
 	/** 0: no limit. */
 	creditLimit: number;
@@ -34,10 +33,8 @@ export interface PhotoFileRule {
 	several: boolean;
 }
 
-/** With files: the item's properties that hold them, and how the service gets its link to them. */
-export type PhotoSource =
-	| { kind: 'url' }
-	| { kind: 'binary'; properties: string[]; link: PhotoLinkKind };
+/** With files: the item's properties that hold them. */
+export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
 
 /** The spec asks for a poll every 3 to 5 seconds. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
@@ -122,8 +119,6 @@ export function readChoice<T extends string>(value: unknown, choices: readonly T
 		? { value: value as T }
 		: { problem: described(value) };
 }
-
-const NOTHING_SENT = 'Nothing was sent or charged.';
 
 interface NumberRule {
 	fallback: number;
@@ -343,7 +338,6 @@ export function readItemSettings(
 				onTimeout: 'fail',
 			},
 			download,
-			keepUploads: false,
 			maxRequestsPerSecond,
 			creditLimit: 0,
 			preview,
@@ -351,11 +345,13 @@ export function readItemSettings(
 			photoSource: { kind: 'url' },
 		};
 	}
+	const photoSource = photoFiles ? readPhotoSource(read, photoFiles) : { kind: 'url' as const };
+	const wait = waitSettings(read);
+	if (photoSource.kind === 'binary') timeoutWithinLink(read, wait.timeout);
 	return {
 		waitForCompletion: read.parameterSwitch('waitForCompletion', 'Wait for Completion', true),
-		wait: waitSettings(read),
+		wait,
 		download,
-		keepUploads: read.optionSwitch('keepUploads', 'Keep Uploaded Photos'),
 		maxRequestsPerSecond,
 		creditLimit: read.number('creditLimit', 'Credit Limit', {
 			fallback: 0,
@@ -365,20 +361,30 @@ export function readItemSettings(
 		}),
 		preview,
 		taskId,
-		photoSource: photoFiles ? readPhotoSource(ctx, read, photoFiles) : { kind: 'url' },
+		photoSource,
 	};
 }
 
 /**
- * Image Source, and with Binary File the item's properties that hold the photos (one, or for an
- * operation that takes several, a comma-separated list, each named once) and Photo Link, whose
- * default is the node version's.
+ * A photo file reaches the service as a link that lasts the wait and a hold after it (see
+ * `photoLinkLimits`): a Timeout longer than the longest link would outlive it.
  */
-function readPhotoSource(
-	ctx: IExecuteSingleFunctions,
-	read: SettingsReader,
-	rule: PhotoFileRule,
-): PhotoSource {
+function timeoutWithinLink(read: SettingsReader, timeout: number): void {
+	const { marginSeconds, holdSeconds, maxSeconds } = photoLinkLimits;
+	const longest = maxSeconds - holdSeconds - marginSeconds;
+	if (timeout <= longest) return;
+	read.refuseField(
+		'Timeout (Seconds)',
+		`is ${timeout} s, longer than the link to a photo file can last (at most ${longest} s)`,
+		`Set a Timeout of at most ${longest} s (${Math.floor(longest / 86400)} days), or give the photo as a URL. ${NOTHING_SENT}`,
+	);
+}
+
+/**
+ * Image Source, and with Binary File the item's properties that hold the photos: one, or for an
+ * operation that takes several, a comma-separated list, each named once.
+ */
+function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource {
 	if (read.parameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary)
 		return { kind: 'url' };
 	const value = read.parameter('imageBinaryProperty', 'data');
@@ -409,13 +415,5 @@ function readPhotoSource(
 			'Name each photo once: every name is a file of its own in the task (the brackets of an HDR merge are different photos).',
 		);
 	}
-	const byVersion =
-		ctx.getNode().typeVersion >= PHOTO_LINK_VERSION ? PHOTO_LINK.n8n : PHOTO_LINK.bucket;
-	const link = read.parameterChoice(
-		'photoLink',
-		'Photo Link',
-		Object.values(PHOTO_LINK),
-		byVersion,
-	);
-	return { kind: 'binary', properties, link };
+	return { kind: 'binary', properties };
 }

@@ -1,5 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
+import { refuseWhenStopped } from '../basics/cancellation';
 import { toIdealHouseError } from '../basics/errors';
 import { refusedByCode, type Outcome } from '../basics/outcome';
 import { accountOfRun, takeRequestSlot } from '../transport/throttle';
@@ -34,6 +35,8 @@ export async function takeTurn(
 	rate: number,
 	charge: CreditCharge,
 ): Promise<Turn> {
+	// Everything before the turn sends nothing; a Stop pressed meanwhile ends the item here.
+	refuseWhenStopped(ctx);
 	// A 9051 is kept per account: what one account ran out of says nothing of another's.
 	const creditsKey = await accountOfRun(ctx);
 	const slot = await takeRequestSlot(ctx, rate);

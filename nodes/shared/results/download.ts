@@ -8,7 +8,7 @@ import type {
 import { isLocalHost } from '../basics/addresses';
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
 import { untilAborted } from '../basics/clock';
-import { IdealHouseApiError, type IdealHouseError } from '../basics/errors';
+import { IdealHouseApiError, rewrittenByN8n, type IdealHouseError } from '../basics/errors';
 import type { Retry } from '../basics/outcome';
 import { limits } from '../basics/limits';
 import { bounded, redact } from '../basics/redact';
@@ -16,7 +16,7 @@ import { secretsOf } from '../catalog/api';
 import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
 import { guardedRequest, sendGuarded } from '../http/http';
-import { failureText, networkCode, networkOutcome } from '../http/network';
+import { failureText, networkFailure, networkOutcome, type NetworkFailure } from '../http/network';
 import { retryAfterMs } from '../http/responses';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
@@ -168,6 +168,16 @@ export function fileNameFor(taskId: string, url: string, extension: string): str
 	return `${stem.slice(0, 100)}.${extension}`;
 }
 
+/** What a download that failed on the way says, by how it failed. */
+const FILE_HOST_FAILURES: Record<NetworkFailure, string> = {
+	secretNotSent: 'n8n did not send the request',
+	noConnection: 'n8n could not connect to the file host',
+	tlsHandshake: 'n8n could not open a secure connection to the file host',
+	connectionCut: 'the connection to the file host broke',
+	notHttp: 'the file host answered with something that is not HTTP',
+	unknown: 'the request to the file host ended without an answer',
+};
+
 /** A result file that was not downloaded; `reason` says why in a few words, for a list of files. */
 export class DownloadError extends IdealHouseApiError {
 	declare reason: string;
@@ -285,11 +295,14 @@ export async function downloadResultFile(
 					{ reason: 'no answer in time' },
 				);
 			}
-			const code = networkCode(error);
-			const reason = code
-				? `the connection to the file host failed (${code})`
-				: `the request to the file host failed: ${failureText(error, secrets)}`;
-			return downloadError(ctx, taskId, reason, networkOutcome(code).retry);
+			const failure = networkFailure(error);
+			const said = failureText(error, secrets);
+			// No system code in the message: n8n would replace it with advice to retry.
+			const reason =
+				failure.kind !== 'unknown' || rewrittenByN8n(said)
+					? FILE_HOST_FAILURES[failure.kind]
+					: `${FILE_HOST_FAILURES.unknown}: ${said}`;
+			return downloadError(ctx, taskId, reason, networkOutcome(failure).retry);
 		};
 		let response: IN8nHttpFullResponse;
 		try {

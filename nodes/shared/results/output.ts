@@ -179,7 +179,7 @@ export async function emitTask(
 			this.getNode(),
 			{ message: `Task ${task.id} failed` },
 			{
-				message: `Ideal House ${api.label} task ${task.id} failed. ${refundNote(price)}`,
+				message: `Ideal House ${api.label} task ${task.id} ended with status "Failed": ${refundNote(price)}`,
 				description: api.failureAdvice ?? DEFAULT_FAILURE_ADVICE,
 				itemIndex,
 			},

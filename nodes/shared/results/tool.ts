@@ -53,6 +53,9 @@ export function withAdviceInMessage<E extends { message: string; description?: s
 	error: E,
 ): E {
 	const advice = error.description?.trim();
-	if (advice && !error.message.includes(advice)) error.message = `${error.message}. ${advice}`;
+	if (!advice || error.message.includes(advice)) return error;
+	// The item stays last, as n8n's rule for a message has it.
+	const [, said, item] = /^(.*?)( \[item \d+\])?$/s.exec(error.message) ?? [];
+	error.message = `${said}. ${advice}${item ?? ''}`;
 	return error;
 }

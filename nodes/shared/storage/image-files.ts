@@ -1,13 +1,11 @@
-import { createHash } from 'crypto';
-
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import type { ImageSize } from '../catalog/catalog';
-import { fieldError } from '../basics/validation';
+import { fieldError, NOTHING_SENT } from '../basics/validation';
+import { failureText } from '../http/network';
 import type { FileType } from '../files/file-types';
 import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../files/image-header';
 import type { SizedImage } from './image-sizes';
-import type { FileStream, ObjectBody } from './storage-requests';
 
 /**
  * The one check of an image that comes from an item's binary property (a photo, a mask) or from
@@ -19,9 +17,15 @@ import type { FileStream, ObjectBody } from './storage-requests';
 /** The spec: every input image at most 20 MB. A larger file is refused before it is read whole. */
 export const imageFileLimits = { maxBytes: 20 * 1024 * 1024 };
 
-export interface ImageFile extends ObjectBody, SizedImage {
+export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
+
+export interface ImageFile extends SizedImage {
 	property: string;
 	type: FileType;
+	/** Bytes, as the check counted them. */
+	size: number;
+	/** The file once more, from where n8n keeps it: a stream is read once. */
+	open(): Promise<Buffer | FileStream>;
 }
 
 /** Where an image comes from and what the API asks of it, as its messages say them. */
@@ -48,24 +52,18 @@ function megabytes(bytes: number): string {
 interface Measured {
 	verdict: ImageVerdict;
 	size: number;
-	sha256: string;
-	open: ObjectBody['open'];
+	open: ImageFile['open'];
 }
 
 /** Bytes held already (n8n's default mode keeps an item's files in the item), judged at once. */
-function measured(bytes: Buffer, open: ObjectBody['open']): Measured {
-	return {
-		verdict: readImageHeader(bytes),
-		size: bytes.length,
-		sha256: createHash('sha256').update(bytes).digest('hex'),
-		open,
-	};
+function measured(bytes: Buffer, open: ImageFile['open']): Measured {
+	return { verdict: readImageHeader(bytes), size: bytes.length, open };
 }
 
 /**
- * One pass over the file as n8n stores it (inline, on disk, in S3 or the database): its header,
- * size and SHA-256. A file stored by id is streamed, and left as soon as it is too large or its
- * header is refused. The upload then reads it again through `open`.
+ * One pass over the file as n8n stores it (inline, on disk, in S3 or the database): its header
+ * and size. A file stored by id is streamed, and left as soon as it is too large or its header is
+ * refused. A copy of it, or a mask's base64, reads it again through `open`.
  */
 async function measure(
 	ctx: IExecuteSingleFunctions,
@@ -81,29 +79,39 @@ async function measure(
 		return measured(bytes, async () => await ctx.helpers.getBinaryDataBuffer(property));
 	}
 	const id = binary.id;
-	const stream = await ctx.helpers.getBinaryStream(id);
 	const reader = new ImageHeaderReader();
-	const hash = createHash('sha256');
 	let size = 0;
-	for await (const chunk of stream as AsyncIterable<Buffer>) {
-		size += chunk.length;
-		if (size > imageFileLimits.maxBytes) {
-			stream.destroy();
-			throw tooLarge(ctx, label);
+	let tooBig = false;
+	try {
+		const stream = await ctx.helpers.getBinaryStream(id);
+		for await (const chunk of stream as AsyncIterable<Buffer>) {
+			size += chunk.length;
+			tooBig = size > imageFileLimits.maxBytes;
+			reader.push(chunk);
+			if (tooBig || reader.verdict?.ok === false) {
+				stream.destroy();
+				break;
+			}
 		}
-		reader.push(chunk);
-		if (reader.verdict?.ok === false) {
-			stream.destroy();
-			break;
-		}
-		hash.update(chunk);
+	} catch (error) {
+		throw fileGone(ctx, label, error);
 	}
+	if (tooBig) throw tooLarge(ctx, label);
 	return {
 		verdict: reader.verdict ?? reader.end(),
 		size,
-		sha256: hash.digest('hex'),
 		open: async () => await ctx.helpers.getBinaryStream(id),
 	};
+}
+
+/** n8n holds the item's entry for the file, but no longer the file (pruned, or gone with its run). */
+function fileGone(ctx: IExecuteSingleFunctions, label: string, error: unknown) {
+	return fieldError(
+		ctx,
+		label,
+		'names a file n8n no longer has in its binary data',
+		`n8n said: ${failureText(error, [])}. The file was stored by an earlier run or node and has been deleted since (n8n prunes old executions' data). Run the workflow again from the node that makes the file. Nothing was sent or charged.`,
+	);
 }
 
 function tooLarge(ctx: IExecuteSingleFunctions, label: string, detail?: string) {
@@ -166,9 +174,7 @@ export async function readImageFile(
 	}
 	const file = await measure(ctx, property, label);
 	const { type, width, height } = judge(ctx, label, file, image);
-	const { size, sha256, open } = file;
-	const checked = { property, label, type, width, height };
-	return { ...checked, size, sha256, contentType: type.mimeType, open };
+	return { property, label, type, width, height, size: file.size, open: file.open };
 }
 
 /** Image bytes given in a field (base64 text, decoded), checked as a file is; their size. */
@@ -203,7 +209,12 @@ export async function imageBase64(
 		read += chunk.length;
 		if (read > file.size) {
 			body.destroy();
-			throw fieldError(ctx, `${image.field} "${file.property}"`, 'changed while it was read');
+			throw fieldError(
+				ctx,
+				`${image.field} "${file.property}"`,
+				'changed while it was read',
+				`Run the workflow again: the file changed between its check and its upload. ${NOTHING_SENT}`,
+			);
 		}
 		const bytes = Buffer.concat([carry, chunk]);
 		// Whole groups of three bytes encode alone; the rest waits for the next chunk.

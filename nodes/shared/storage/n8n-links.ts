@@ -5,26 +5,48 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { isLocalHost } from '../basics/addresses';
+import { NOTHING_SENT } from '../basics/validation';
+import { isLocalHost, isLoopbackHost } from '../basics/addresses';
+import { refuseWhenStopped } from '../basics/cancellation';
+import { rememberSecrets, tokenAndParts } from '../basics/redact';
 import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
+import { PARAM_ERROR } from '../basics/api-codes';
 import { apiCodeOf } from '../basics/outcome';
 import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/api';
 import { failureText } from '../http/network';
 import type { PhotoFile } from './photo-files';
-import type { LinkLifetime, PhotoLinks } from './photo-links';
 
 /**
- * Photo Link = This n8n Instance: the service fetches the file from n8n itself. n8n's helper
- * `createBinarySignedUrl` signs a token for one binary data id with n8n's own signing secret, and
- * n8n's main process serves `<REST address>/binary-data/signed?token=…` without a login. Nothing
- * is uploaded and nothing is left to delete: the file lives with the execution's binary data.
+ * How a photo that is a file reaches the service, which takes photos by URL only: n8n's own
+ * signed link to it. n8n's helper `createBinarySignedUrl` signs a token for one binary data id
+ * with n8n's own signing secret, and n8n's main process serves
+ * `<REST address>/binary-data/signed?token=…` without a login. Nothing is uploaded and nothing is
+ * left to delete: the file lives with the execution's binary data.
  *
- * The token is a key to the photo: it is made only in the item's turn, never logged, and cleared
- * from whatever the service says back (`withoutSecrets`).
+ * The item's path sees the links planned before anything is sent, made in the item's turn, and
+ * noted on an item whose task may still fetch them. The token is a key to the photo: it is made
+ * only in the item's turn, never logged, and cleared from whatever the service says back
+ * (`withoutSecrets`).
  */
 
-const NOTHING_SENT = 'Nothing was sent or charged.';
-const OR_BUCKET = 'or choose Photo Link = Your Bucket (S3-Compatible)';
+/** How long the service's links must work, by the item's settings. */
+export interface LinkLifetime {
+	seconds: number;
+	/** The node may leave the task unfinished, so the service may fetch the photo after the item ends. */
+	mayOutliveItem: boolean;
+}
+
+/** The body's `imageUrl` for these links: a list where the API takes several and several are given. */
+export function imageUrlOf(links: string[], several: boolean): string | string[] {
+	return several && links.length > 1 ? links : links[0];
+}
+
+/** Where a user whose n8n the service cannot reach reads how to give a photo file as a URL. */
+const PRIVATE_N8N_RECIPE =
+	'https://github.com/ideal-house/n8n-nodes-ideal-house/blob/main/docs/photos-without-public-n8n.md';
+
+/** The way left when n8n cannot hand the service a link: the photo at a URL of the user's own. */
+const OR_URL = `or give the photo as a URL (Image Source = URL); to give a file that way from your own S3 bucket, see ${PRIVATE_N8N_RECIPE}`;
 
 /** Where n8n serves its signed links, as the links name it: never with a token. */
 interface N8nAddress {
@@ -53,7 +75,7 @@ function signerOf(ctx: IExecuteSingleFunctions): Sign {
 		throw refusal(
 			ctx,
 			'This version of n8n cannot hand out links to its files',
-			`Update n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
+			`Update n8n, ${OR_URL}. ${NOTHING_SENT}`,
 		);
 	}
 	return sign.bind(ctx.helpers);
@@ -69,7 +91,7 @@ function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData 
 		throw refusal(
 			ctx,
 			`The photo in "${file.property}" is held in n8n's memory (N8N_DEFAULT_BINARY_DATA_MODE=default), and n8n can hand out a link only to a file it stores`,
-			`Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (or database, where your n8n lists that mode) and restart n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
+			`Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (or database, where your n8n lists that mode) and restart n8n, ${OR_URL}. ${NOTHING_SENT}`,
 		);
 	}
 	return binary;
@@ -80,15 +102,17 @@ function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData 
  * production executions has n8n delete each one, its files included, as soon as it ends: the link
  * would open nothing. (n8n's instance-wide default is not visible to a node; the README says so.)
  */
-function assertExecutionKept(ctx: IExecuteSingleFunctions): void {
+function executionKept(ctx: IExecuteSingleFunctions): boolean {
 	const settings = ctx.getWorkflowSettings?.() ?? {};
-	if (settings.saveDataSuccessExecution !== 'none' && settings.saveDataErrorExecution !== 'none') {
-		return;
-	}
+	return settings.saveDataSuccessExecution !== 'none' && settings.saveDataErrorExecution !== 'none';
+}
+
+function assertExecutionKept(ctx: IExecuteSingleFunctions): void {
+	if (executionKept(ctx)) return;
 	throw refusal(
 		ctx,
 		'This workflow does not save its executions, so n8n deletes the photo as soon as the run ends, while the task this item may leave running still has to fetch it',
-		`Keep Wait for Completion on with On Timeout = Fail, or set the workflow's Settings to save successful and failed production executions, ${OR_BUCKET}. ${NOTHING_SENT}`,
+		`Keep Wait for Completion on with On Timeout = Fail, or set the workflow's Settings to save successful and failed production executions, ${OR_URL}. ${NOTHING_SENT}`,
 	);
 }
 
@@ -104,15 +128,35 @@ async function addressOf(
 ): Promise<N8nAddress> {
 	const probe = new URL(sign(binary, '1s'));
 	const address = { origin: probe.origin, signedPath: `${probe.origin}${probe.pathname}` };
-	if (!isLocalHost(probe.hostname)) return address;
+	// The link carries n8n's address as is: a user name or password in it would go to Ideal House.
+	if (probe.username || probe.password) {
+		throw refusal(
+			ctx,
+			`n8n's own address (${probe.origin}) holds a user name or password, which would go to Ideal House inside the link to the photo`,
+			`Set WEBHOOK_URL to n8n's public address without credentials (e.g. https://n8n.example.com/) and restart n8n, ${OR_URL}. ${NOTHING_SENT}`,
+		);
+	}
+	if (isLocalHost(probe.hostname) && !(await serviceIsLocal(ctx))) {
+		throw refusal(
+			ctx,
+			`n8n's own address is ${probe.origin}, which Ideal House cannot reach to fetch the photo`,
+			`Set WEBHOOK_URL to n8n's public address (the one its webhooks use, e.g. https://n8n.example.com/) and restart n8n, ${OR_URL}. ${NOTHING_SENT}`,
+		);
+	}
+	// The token opens the photo: it travels only encrypted, but to a service on this machine.
+	if (probe.protocol !== 'https:' && !isLoopbackHost(probe.hostname)) {
+		throw refusal(
+			ctx,
+			`n8n's own address is ${probe.origin}, so the link's token would travel unencrypted`,
+			`Set WEBHOOK_URL to n8n's https:// address (e.g. https://n8n.example.com/) and restart n8n, ${OR_URL}. ${NOTHING_SENT}`,
+		);
+	}
+	return address;
+}
+
+async function serviceIsLocal(ctx: IExecuteSingleFunctions): Promise<boolean> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
-	const service = new URL(serviceBaseUrl(credentials.baseUrl) || PUBLIC_BASE_URL);
-	if (isLocalHost(service.hostname)) return address;
-	throw refusal(
-		ctx,
-		`n8n's own address is ${probe.origin}, which Ideal House cannot reach to fetch the photo`,
-		`Set WEBHOOK_URL to n8n's public address (the one its webhooks use, e.g. https://n8n.example.com/) and restart n8n, ${OR_BUCKET}. ${NOTHING_SENT}`,
-	);
+	return isLocalHost(new URL(serviceBaseUrl(credentials.baseUrl) || PUBLIC_BASE_URL).hostname);
 }
 
 /**
@@ -128,45 +172,63 @@ export async function n8nLinks(
 	if (lifetime.mayOutliveItem) assertExecutionKept(ctx);
 	const stored = files.map((file) => storedFile(ctx, file));
 	const address = await addressOf(ctx, sign, stored[0]);
-	return new N8nLinks(sign, files, stored, address, lifetime);
+	return new PhotoLinks(sign, files, stored, address, lifetime);
 }
 
-class N8nLinks implements PhotoLinks {
+/** An item's photo files on their way to the service as n8n's links. */
+export class PhotoLinks {
+	/**
+	 * What Preview shows and the body check reads, before anything leaves n8n: the link's shape,
+	 * its token made when sent.
+	 */
 	readonly planned: string[];
 	private expiresAt = '';
-	private keep = false;
 
 	constructor(
 		private readonly sign: Sign,
+		/** The checked files, in order: for a body check that compares an image with them (a mask). */
 		readonly files: PhotoFile[],
 		private readonly stored: IBinaryData[],
 		private readonly address: N8nAddress,
 		private readonly lifetime: LinkLifetime,
 	) {
-		// What Preview shows and the body check reads: the link's shape, its token made when sent.
 		this.planned = files.map(() => `${address.signedPath}?token=[made-when-sent]`);
 	}
 
-	/** The links, in the item's turn. Whatever fails here fails before the create: nothing was sent. */
+	/**
+	 * The links, in the item's turn, right before the create, in the order of the files. Whatever
+	 * fails here fails before the create: nothing was sent.
+	 */
 	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
 		const { seconds } = this.lifetime;
 		const links: string[] = [];
+		for (const [index, binary] of this.stored.entries()) {
+			refuseWhenStopped(ctx);
+			const file = this.lasts(ctx, binary) ? binary : await this.ownCopy(this.files[index], ctx);
+			// A copy n8n finished storing after Stop is left unlinked.
+			refuseWhenStopped(ctx);
+			const link = await this.linkMade(ctx, async () => this.sign(file, `${seconds}s`));
+			// The token opens the photo: whatever the service says back is cleared of it.
+			rememberSecrets(ctx, tokenAndParts(new URL(link).searchParams.get('token') ?? ''));
+			links.push(link);
+		}
+		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+		return links;
+	}
+
+	/** A step of making a link; whatever fails there fails before the create: nothing was sent. */
+	private async linkMade<T>(ctx: IExecuteSingleFunctions, step: () => Promise<T>): Promise<T> {
 		try {
-			for (const [index, binary] of this.stored.entries()) {
-				const file = this.lasts(ctx, binary) ? binary : await this.ownCopy(this.files[index], ctx);
-				links.push(this.sign(file, `${seconds}s`));
-			}
+			return await step();
 		} catch (error) {
 			// The cause goes in the description: n8n replaces a message that names a system error code.
 			const cause = failureText(error, []);
 			throw refusal(
 				ctx,
 				'n8n could not make the link to the photo',
-				`${cause}. Check that n8n can read and write its binary data (N8N_BINARY_DATA_STORAGE_PATH: disk space, permissions), ${OR_BUCKET}. ${NOTHING_SENT}`,
+				`${cause}. Check that n8n can read and write its binary data (N8N_BINARY_DATA_STORAGE_PATH: disk space, permissions). ${NOTHING_SENT}`,
 			);
 		}
-		this.expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
-		return links;
 	}
 
 	/**
@@ -184,44 +246,60 @@ class N8nLinks implements PhotoLinks {
 
 	/** A copy of the file under this execution's own id, through n8n's binary helpers. */
 	private async ownCopy(file: PhotoFile, ctx: IExecuteSingleFunctions): Promise<IBinaryData> {
-		const binary = ctx.helpers.assertBinaryData(file.property);
-		const fileName = binary.fileName ?? `photo.${file.type.extension}`;
-		return await ctx.helpers.prepareBinaryData(await file.open(), fileName, file.type.mimeType);
-	}
-
-	keepForUnfinishedTask(): void {
-		this.keep = true;
-	}
-
-	/** Nothing to delete; an item whose task may still fetch the photo says until when it can. */
-	async cleanUp(
-		_ctx: IExecuteSingleFunctions,
-		ended: { items?: INodeExecutionData[] },
-	): Promise<void> {
-		if (!this.keep || !this.expiresAt) return;
-		for (const item of ended.items ?? []) item.json.photoLink = this.record();
+		return await this.linkMade(ctx, async () => {
+			const binary = ctx.helpers.assertBinaryData(file.property);
+			const fileName = binary.fileName ?? `photo.${file.type.extension}`;
+			return await ctx.helpers.prepareBinaryData(await file.open(), fileName, file.type.mimeType);
+		});
 	}
 
 	/**
-	 * The service's own words are read from n8n's list of the error's messages: n8n replaces a
-	 * message that names a network code (ECONNREFUSED, ENOTFOUND …), which is just what a link
-	 * the service cannot reach gives.
+	 * The task was left unfinished and may still fetch its photo: each item says from where and
+	 * until when (`photoLink`).
+	 */
+	noteOnUnfinished(items: INodeExecutionData[]): void {
+		if (!this.expiresAt) return;
+		const record: IDataObject = { address: this.address.origin, expiresAt: this.expiresAt };
+		for (const item of items) item.json.photoLink = { ...record };
+	}
+
+	/**
+	 * An item whose task exists and did not finish (the Timeout, Stop while it waited) says until
+	 * when the service can still fetch its photo.
+	 */
+	noteOnLeftRunning(ctx: IExecuteSingleFunctions, failure: IdealHouseError): void {
+		if (!this.expiresAt || failure.outcome.kind !== 'created') return;
+		const gone =
+			!this.lifetime.mayOutliveItem && !executionKept(ctx)
+				? ' This workflow does not save its executions, though: n8n deletes the photo as this run ends, so the task may not get it (a task that ends Failed is refunded).'
+				: '';
+		failure.description =
+			`${failure.description ?? ''} Ideal House can still fetch the photo from n8n until ${this.expiresAt}.${gone}`.trim();
+	}
+
+	/**
+	 * A create the service refused because it could not fetch a photo: what to check. The
+	 * service's own words are read from n8n's list of the error's messages: n8n replaces a message
+	 * that names a network code (ECONNREFUSED, ENOTFOUND …), which is just what a link the service
+	 * cannot reach gives.
 	 */
 	explainRefusal(failure: IdealHouseError): void {
 		// Only a refusal says that nothing was spent: an answer that may have created a task keeps its words.
-		if (failure.outcome.kind !== 'refused' || apiCodeOf(failure.outcome) !== 1011) return;
-		const said = [...failure.messages, failure.message].find((text) => /imageUrl/i.test(text));
-		if (!said) return;
-		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}`;
+		if (failure.outcome.kind !== 'refused' || apiCodeOf(failure.outcome) !== PARAM_ERROR) return;
+		const texts = [...failure.messages, failure.message, failure.description ?? ''];
+		const found = texts.find((text) => /imageUrl/i.test(text));
+		if (!found) return;
+		// The service's own words, as the message quotes them.
+		const said = /"(.*imageUrl.*)"/is.exec(found)?.[1] ?? found;
+		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}${itemSuffix(failure)}`;
+		failure.description = `Ideal House fetches the photo from n8n's own link (${this.address.signedPath}). The service said: ${said}`;
 		const restPath = new URL(this.address.signedPath).pathname;
-		failure.description = [
-			`Ideal House fetches the photo from n8n's own link (${this.address.signedPath}).`,
-			`Check that WEBHOOK_URL is n8n's public address and that the internet can reach it; a reverse proxy that passes only /webhook/ must also pass ${restPath}.`,
-			`No credit was spent. The service said: ${said}`,
-		].join(' ');
+		failure.fix = `Check that WEBHOOK_URL is n8n's public address and that the internet can reach it; a reverse proxy that passes only /webhook/ must also pass ${restPath}.`;
 	}
+}
 
-	private record(): IDataObject {
-		return { address: this.address.origin, expiresAt: this.expiresAt };
-	}
+/** The ` [item N]` an error's message ends with. */
+function itemSuffix(failure: IdealHouseError): string {
+	const itemIndex = failure.context.itemIndex;
+	return typeof itemIndex === 'number' ? ` [item ${itemIndex}]` : '';
 }

@@ -1,6 +1,7 @@
-import type { IDataObject, IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
-import { apiCodeError, httpStatusError, IdealHouseApiError } from '../basics/errors';
+import { INTERNAL_ERROR, NOT_ENOUGH_CREDITS } from '../basics/api-codes';
+import type { IdealHouseApiError } from '../basics/errors';
 import { limits } from '../basics/limits';
 import { aboutTask, type Outcome, type Retry } from '../basics/outcome';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
@@ -8,6 +9,13 @@ import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
 import { bodyText, retryAfterMs } from '../http/responses';
 import type { PaceSignal } from './account-budget';
+import {
+	codeError,
+	failureError,
+	pageError,
+	SERVICE_FAILURES,
+	type FailureContext,
+} from './failures';
 
 /**
  * How the service's answers are read: the envelope (`code`, `message`, `data`), parsed keeping
@@ -85,7 +93,7 @@ function serviceRetryAfterMs(headers: IDataObject | undefined): number | undefin
  */
 export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
 	const retryAfter = serviceRetryAfterMs(response.headers);
-	const busy = retryAfter !== undefined && envelopeCode(response) === 1003;
+	const busy = retryAfter !== undefined && envelopeCode(response) === INTERNAL_ERROR;
 	if (response.statusCode === 429 || busy) return { throttled: true, retryAfterMs: retryAfter };
 	return response.statusCode < 500 ? { throttled: false } : undefined;
 }
@@ -105,8 +113,9 @@ export type Asked = 'create' | { taskId: string };
 
 /**
  * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
- * happened and what to do, with what the request came to: codes 1003, HTTP 429/5xx and unreadable
- * bodies are passing faults; HTTP 429, and an error code of the service's own, were refused.
+ * happened, with what the request came to (the rows of `SERVICE_FAILURES`): codes 1003, HTTP
+ * 429/5xx and unreadable bodies are passing faults; HTTP 429, a redirect, a 4xx page and an error
+ * code of the service's own were refused; code 9051 is "not enough credits" behind any status.
  */
 export function readEnvelope(
 	this: EnvelopeReader,
@@ -114,20 +123,26 @@ export function readEnvelope(
 	secrets: readonly string[] = [],
 	asked?: Asked,
 ): unknown {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex?.();
 	const status = response.statusCode;
+	const context = {
+		node: this.getNode(),
+		itemIndex: this.getItemIndex?.(),
+		httpCode: String(status),
+	};
 	const text = withoutSecrets(bodyText(response.body), secrets);
 	const envelope = envelopeIn(text);
+	const notEnoughCredits = envelope?.code === NOT_ENOUGH_CREDITS;
 	const namedTask =
-		asked === 'create' && envelope && envelope.code !== 0 ? toTaskId(envelope.data) : undefined;
+		asked === 'create' && envelope && envelope.code !== 0 && !notEnoughCredits
+			? toTaskId(envelope.data)
+			: undefined;
 	const about = (outcome: Outcome): Outcome =>
 		typeof asked === 'object' ? aboutTask(outcome, asked) : outcome;
 	if (envelope && namedTask !== undefined) {
-		throw mayHaveCreated(this, response, envelope, namedTask, secrets);
+		throw mayHaveCreated(context, response, envelope, namedTask, secrets);
 	}
 	if (status >= 300 && status < 400) {
-		throw movedError(this, response, about({ kind: 'maybeActed' }));
+		throw movedError(context, response, about({ kind: 'refused' }));
 	}
 	// A 429 was refused before the service acted; after a 5xx, it may have acted.
 	const statusFault: Retry | undefined =
@@ -137,20 +152,14 @@ export function readEnvelope(
 
 	if (!envelope) {
 		if (status >= 400) {
-			const outcome: Outcome = { kind: status === 429 ? 'refused' : 'maybeActed' };
+			// A page that is not the service's: below 500, it turned the request away.
+			const outcome: Outcome = { kind: status < 500 ? 'refused' : 'maybeActed' };
 			if (statusFault) outcome.retry = statusFault;
-			throw httpStatusError(node, status, redact(text, secrets, 2000), itemIndex, about(outcome));
+			throw pageError(context, redact(text, secrets, 2000), about(outcome));
 		}
-		throw new IdealHouseApiError(
-			node,
-			{ statusCode: status } as JsonObject,
-			{
-				message: 'Ideal House sent a response that could not be read',
-				description:
-					'The response was cut short or was not the JSON the service sends. This is usually a passing network problem: run the node again. Check the base URL in the credential if it persists.',
-				httpCode: String(status),
-				itemIndex,
-			},
+		throw failureError(
+			context,
+			SERVICE_FAILURES.unreadableAnswer,
 			about({ kind: 'maybeActed', retry: { reason: 'unreadable response body' } }),
 		);
 	}
@@ -159,53 +168,44 @@ export function readEnvelope(
 		// The service itself answered "internal error": it did not take the request. The same
 		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
 		const internalError: Retry | undefined =
-			envelope.code === 1003 && status < 400
-				? { reason: 'code 1003', afterMs: serviceRetryAfterMs(response.headers) }
+			envelope.code === INTERNAL_ERROR && status < 400
+				? { reason: `code ${INTERNAL_ERROR}`, afterMs: serviceRetryAfterMs(response.headers) }
 				: undefined;
-		const retry = internalError ?? statusFault;
+		// Too few credits is no passing fault, and says nothing was created, whatever the status.
+		const retry = notEnoughCredits ? undefined : (internalError ?? statusFault);
 		// Code 0 is the service's own "done", whatever status a gateway put around it.
 		const throttled = status === 429 && envelope.code !== 0;
-		const refused = isRefusal(status, envelope) || internalError !== undefined || throttled;
+		const refused =
+			notEnoughCredits || isRefusal(status, envelope) || internalError !== undefined || throttled;
 		const outcome: Outcome = { kind: refused ? 'refused' : 'maybeActed', apiCode: envelope.code };
 		if (retry) outcome.retry = retry;
-		throw apiCodeError(
-			node,
-			envelope.code,
-			redact(envelope.message, secrets),
-			{ itemIndex, httpCode: String(status) },
-			about(outcome),
-		);
+		throw codeError(context, envelope.code, redact(envelope.message, secrets), about(outcome));
 	}
 	return envelope.data;
 }
 
 /**
  * An error answer to a create that still names a task: that task may exist and be paid for, so
- * the create is never sent again, and the error says how to find the task.
+ * the create is never sent again, and the error names the task (`details.id`).
  */
 function mayHaveCreated(
-	ctx: EnvelopeReader,
+	context: FailureContext & { httpCode: string },
 	response: IN8nHttpFullResponse,
 	envelope: Envelope,
 	taskId: string,
 	secrets: readonly string[],
 ): IdealHouseApiError {
-	const more = `The answer named task ${taskId}, so that task may have been created and charged: fetch it with the Get Result operation before running this item again.`;
-	const status = response.statusCode;
-	if (status >= 300 && status < 400) return movedError(ctx, response, { kind: 'maybeActed' }, more);
-	return apiCodeError(
-		ctx.getNode(),
-		envelope.code,
-		redact(envelope.message, secrets),
-		{ itemIndex: ctx.getItemIndex?.(), httpCode: String(status) },
-		{ kind: 'maybeActed', apiCode: envelope.code },
-		more,
-	);
+	const outcome: Outcome = { kind: 'maybeActed', apiCode: envelope.code, taskId };
+	const more = `The answer named task ${taskId}.`;
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		return movedError(context, response, outcome, more);
+	}
+	return codeError(context, envelope.code, redact(envelope.message, secrets), outcome, more);
 }
 
 /** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
 function movedError(
-	ctx: EnvelopeReader,
+	context: FailureContext & { httpCode: string },
 	response: IN8nHttpFullResponse,
 	outcome: Outcome,
 	more?: string,
@@ -217,17 +217,8 @@ function movedError(
 	} catch {
 		where = '';
 	}
-	const advice =
-		'Redirects are not followed, so the key was not sent on. Check the base URL in the "Ideal House API" credential (it must be the address of the API itself).';
-	return new IdealHouseApiError(
-		ctx.getNode(),
-		{ statusCode: response.statusCode } as JsonObject,
-		{
-			message: `Ideal House answered with a redirect${where} (HTTP ${response.statusCode}): the service moved or the base URL is not the service's`,
-			description: more ? `${advice} ${more}` : advice,
-			httpCode: String(response.statusCode),
-			itemIndex: ctx.getItemIndex?.(),
-		},
-		outcome,
-	);
+	return failureError(context, SERVICE_FAILURES.redirect, outcome, {
+		detail: `HTTP ${response.statusCode}${where}`,
+		more,
+	});
 }

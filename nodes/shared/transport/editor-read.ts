@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { finalAdvice, IdealHouseApiError } from '../basics/errors';
 import { CREDENTIAL_NAME, secretsOfCredentials, serviceBaseUrl } from '../catalog/api';
 import { guardedRequest } from '../http/http';
 import { failureText } from '../http/network';
@@ -41,5 +42,10 @@ export async function editorRead(
 			{ description: 'Check the credential, or type an ID using an expression instead.' },
 		);
 	}
-	return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
+	try {
+		return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);
+	} catch (error) {
+		// A read: what to do, running it again included, always stands.
+		throw error instanceof IdealHouseApiError ? finalAdvice(error, 'read') : error;
+	}
 }

@@ -5,7 +5,6 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	JsonObject,
 } from 'n8n-workflow';
 
 import { executionStopSignal, stoppedError } from '../basics/cancellation';
@@ -14,9 +13,10 @@ import { IdealHouseApiError } from '../basics/errors';
 import { withoutSecrets } from '../basics/redact';
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, secretsOf, serviceBaseUrl } from '../catalog/api';
 import { guardedRequest, NO_REDIRECTS, sendGuarded, type GuardedRequest } from '../http/http';
-import { failureText, networkCode, networkOutcome } from '../http/network';
+import { failureText, networkFailure, networkOutcome } from '../http/network';
 import { bodyText } from '../http/responses';
 import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
+import { failureError, SERVICE_FAILURES } from './failures';
 import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
 
 /**
@@ -56,43 +56,36 @@ export async function sendWithKey(
 	);
 }
 
-/** A request to the service that failed on the way, rebuilt without its configuration (the key). */
+/**
+ * A request to the service that failed on the way, rebuilt without its configuration (the key).
+ * The code goes in the description: n8n replaces a message that names it.
+ */
 export function networkError(
 	this: IExecuteSingleFunctions,
 	error: unknown,
 	secrets: readonly string[] = [],
 ): IdealHouseApiError {
-	const code = networkCode(error);
-	// n8n rewrites any message naming a socket error code, so the code goes in the description.
-	const message = code
-		? 'The connection to Ideal House failed before an answer arrived'
-		: `The request to Ideal House failed: ${failureText(error, secrets)}`;
-	return new IdealHouseApiError(
-		this.getNode(),
-		{ message, code: code ?? 'unknown' } as JsonObject,
-		{
-			message,
-			description:
-				code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-					? `Network error ${code}. Check the base URL in the "Ideal House API" credential and that this n8n instance can reach it.`
-					: `Network error ${code ?? 'unknown'}. This is usually temporary: run the node again.`,
-			itemIndex: this.getItemIndex(),
-		},
-		networkOutcome(code),
+	const failure = networkFailure(error);
+	const said =
+		failure.kind === 'secretNotSent'
+			? undefined
+			: failure.code
+				? `Code: ${failure.code}.`
+				: `n8n said: ${failureText(error, secrets)}.`;
+	return failureError(
+		{ node: this.getNode(), itemIndex: this.getItemIndex() },
+		SERVICE_FAILURES[failure.kind],
+		networkOutcome(failure),
+		{ more: said },
 	);
 }
 
 function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHouseApiError {
-	return new IdealHouseApiError(
-		ctx.getNode(),
-		{ message: 'timeout' } as JsonObject,
-		{
-			message: `Ideal House did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
-			description:
-				'The service or the network is slow right now. This is usually temporary: run the node again.',
-			itemIndex: ctx.getItemIndex(),
-		},
+	return failureError(
+		{ node: ctx.getNode(), itemIndex: ctx.getItemIndex() },
+		SERVICE_FAILURES.noAnswerInTime,
 		{ kind: 'maybeActed', retry: { reason: 'no answer in time' } },
+		{ detail: `it was given ${Math.round(timeoutMs / 100) / 10} s` },
 	);
 }
 

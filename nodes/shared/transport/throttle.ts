@@ -41,7 +41,7 @@ interface NodeRun {
  * finishes, and the budget goes with its last run; a day unused catches n8n versions without the
  * finish notice, far beyond any wait between two requests.
  */
-const runs = new PerExecution<NodeRun>(24 * 60 * 60_000, (run) => {
+const runs = new PerExecution<NodeRun>(24 * 60 * 60_000, 'drop', (run) => {
 	const budget = run.budget;
 	if (!budget) return;
 	budget.rates.delete(run.id);
@@ -116,6 +116,15 @@ export function heardFromService(
 
 const ordered = new WeakMap<AccountBudget, PrioritySlots>();
 
+function stoppedBeforeSlot(ctx: IExecuteSingleFunctions): IdealHouseItemError {
+	return stoppedError(
+		ctx,
+		'Execution stopped while this item waited for its turn to send',
+		'Nothing more was sent for this item (see Max Requests per Second).',
+		{ kind: 'neverSent' },
+	);
+}
+
 /** A request its sender gave up while it waited for its slot: nothing was sent. */
 function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	return new IdealHouseItemError(
@@ -157,6 +166,8 @@ export async function takeRequestSlot(
 	rate: number,
 	{ priority = { rank: 'create', age: clock.now() }, withdraw, sendBy }: SlotWait = {},
 ): Promise<RequestSlot> {
+	const stop = executionStopSignal(ctx);
+	if (stop.aborted) throw stoppedBeforeSlot(ctx);
 	const shared = await budgetFor(ctx, rate);
 	const budget = shared.slots;
 	let slots = ordered.get(shared);
@@ -166,19 +177,13 @@ export async function takeRequestSlot(
 	}
 	// Held past it by a Retry-After: no slot can open in time, so the request goes at once, unsent.
 	if (sendBy !== undefined && budget.heldUntilTime > sendBy) throw withdrawnError(ctx);
-	const stop = executionStopSignal(ctx);
 	let given: boolean;
 	try {
 		given = await slots.take(priority, withdraw ? AbortSignal.any([stop, withdraw]) : stop, sendBy);
 	} catch {
 		// The slots reject only when the execution is stopped or the sender gave the request up.
 		if (withdraw?.aborted && !stop.aborted) throw withdrawnError(ctx);
-		throw stoppedError(
-			ctx,
-			'Execution stopped while this item waited for its turn to send',
-			'Nothing more was sent for this item (see Max Requests per Second).',
-			{ kind: 'neverSent' },
-		);
+		throw stoppedBeforeSlot(ctx);
 	}
 	if (!given) throw withdrawnError(ctx);
 	let done = false;

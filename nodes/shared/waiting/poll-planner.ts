@@ -56,7 +56,7 @@ export function pollPlanner(setup: PlannerSetup): PollPlanner {
  * wait in the same line, and a run learns only from what it sees itself: a record kept per
  * process would carry another workflow's account or an hour-old service load into this one.
  */
-const queues = new PerExecution<QueueObservations>(24 * 60 * 60_000);
+const queues = new PerExecution<QueueObservations>(24 * 60 * 60_000, 'drop');
 
 export function queueOf(ctx: ExecutionOf, apiName: string): QueueObservations {
 	return queues.get(ctx, apiName, () => new QueueObservations());
