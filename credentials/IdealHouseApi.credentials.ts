@@ -11,7 +11,7 @@ import { isLoopbackHost } from '../nodes/shared/basics/addresses';
 import { API_KEY_INVALID } from '../nodes/shared/basics/api-codes';
 import { BASE_URL_EXPRESSION, PUBLIC_BASE_URL } from '../nodes/shared/catalog/api';
 import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
-import { NO_REDIRECTS, SECRET_NOT_SENT } from '../nodes/shared/http/http';
+import { NO_REDIRECTS, secretNotSent } from '../nodes/shared/http/http';
 
 export class IdealHouseApi implements ICredentialType {
 	name = 'idealHouseApi';
@@ -61,11 +61,8 @@ export class IdealHouseApi implements ICredentialType {
 			(target.protocol !== 'https:' &&
 				!(target.protocol === 'http:' && isLoopbackHost(target.hostname)))
 		) {
-			throw Object.assign(
-				new Error(
-					'The Ideal House base URL must start with https:// (plain http only on this machine: localhost, 127.x.x.x or [::1]): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
-				),
-				{ code: SECRET_NOT_SENT },
+			throw secretNotSent(
+				'The Ideal House base URL must start with https:// (plain http only on this machine: localhost, 127.x.x.x or [::1]): the API key must not travel unencrypted. Fix the Base URL in the "Ideal House API" credential.',
 			);
 		}
 		// The key goes to this address only: a redirect is not followed, wherever it points.

@@ -239,7 +239,7 @@ describe('a refused request goes again when its Retry-After is up', () => {
 	});
 });
 
-describe('Max Requests per Second is a ceiling at every rate', () => {
+describe("'Max Requests per Second' is a ceiling at every rate", () => {
 	test.each([
 		[0.1, 'without Retry-After', undefined],
 		[0.1, 'with Retry-After: 1', '1'],

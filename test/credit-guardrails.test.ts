@@ -52,10 +52,10 @@ const body = (index: number) => ({
 
 /** Every create answered with the next id, 81, 82, … */
 const limitError = (limit: number, spent: number, cost: number, item: number) =>
-	`Credit Limit of ${limit} credit${limit === 1 ? '' : 's'} reached: this node has already spent ${spent} credit${spent === 1 ? '' : 's'} in this execution, and this item would cost ${cost} credit${cost === 1 ? '' : 's'} [item ${item}]`;
+	`'Credit Limit' of ${limit} credit${limit === 1 ? '' : 's'} reached: this node has already spent ${spent} credit${spent === 1 ? '' : 's'} in this execution, and this item would cost ${cost} credit${cost === 1 ? '' : 's'} [item ${item}]`;
 
 const LIMIT_ADVICE =
-	'Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise Credit Limit under Options, or run this item in a later execution.';
+	"Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise 'Credit Limit' under 'Options', or run this item in a later execution.";
 
 eachTestOnAFreshWire();
 
@@ -241,10 +241,10 @@ describe('Credit Limit', () => {
 			{
 				json: {
 					error:
-						'Credit Limit cannot be kept for the "imageToVideo" API: its price is not known, so this item cannot be counted against the limit [item 0]',
+						'\'Credit Limit\' cannot be kept for the "imageToVideo" API: its price is not known, so this item cannot be counted against the limit [item 0]',
 					details: {
 						description:
-							'Nothing was sent or charged for this item. To call an API whose price Ideal House does not publish, set Credit Limit to 0 (no limit) on this node.',
+							"Nothing was sent or charged for this item. To call an API whose price Ideal House does not publish, set 'Credit Limit' to 0 (no limit) on this node.",
 					},
 				},
 				pairedItem: { item: 0 },
@@ -285,7 +285,7 @@ describe('Credit Limit', () => {
 
 		expect(recorded).toEqual([]);
 		expect(items[0].json).toEqual({
-			error: 'Credit Limit must be a number of credits, 0 or more (got -5) [item 0]',
+			error: "'Credit Limit' must be a number of credits, 0 or more (got -5) [item 0]",
 			details: {
 				description:
 					'0 means no limit. An expression here must give a number. Nothing was sent or charged.',
@@ -503,7 +503,7 @@ describe('Preview', () => {
 
 		expect(items.map((item) => item.json.error ?? item.json.preview)).toEqual([
 			{ method: 'POST', path: PE.create, body: body(0), credits: 10 },
-			'Image URL must be an absolute http(s) URL (got "not a url") [item 1]',
+			'\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 1]',
 			{ method: 'POST', path: PE.create, body: body(1), credits: 10 },
 			limitError(20, 20, 10, 3),
 		]);

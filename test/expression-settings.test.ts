@@ -126,7 +126,7 @@ describe('Credit Limit from an expression', () => {
 		expect(items.map((item) => item.json.error)).toEqual(
 			[0, 1, 2].map(
 				(index) =>
-					`Credit Limit must be a number of credits, 0 or more (got ${got}) [item ${index}]`,
+					`'Credit Limit' must be a number of credits, 0 or more (got ${got}) [item ${index}]`,
 			),
 		);
 		expect(items[0].json.details).toEqual({
@@ -145,7 +145,7 @@ describe('Credit Limit from an expression', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Credit Limit must be a number of credits, 0 or more (got nothing (an expression on a missing field?)) [item 0]',
+			"'Credit Limit' must be a number of credits, 0 or more (got nothing (an expression on a missing field?)) [item 0]",
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -164,7 +164,7 @@ describe('Credit Limit from an expression', () => {
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'81',
 			'82',
-			expect.stringMatching(/^Credit Limit of 20 credits reached/),
+			expect.stringMatching(/^'Credit Limit' of 20 credits reached/),
 		]);
 	});
 
@@ -239,7 +239,7 @@ describe('Preview from an expression', () => {
 
 		expect(recorded).toEqual([]);
 		expect(items[0].json).toEqual({
-			error: `Preview (Send Nothing) must be on or off (true or false) (got ${got}) [item 0]`,
+			error: `'Preview (Send Nothing)' must be on or off (true or false) (got ${got}) [item 0]`,
 			details: {
 				description:
 					'An expression here must give true or false (1 or 0 also do). Nothing was sent or charged.',
@@ -291,7 +291,7 @@ describe('the other settings that decide what is sent or spent', () => {
 				parameters: enhance({ imageUrl: PHOTO, options }),
 			});
 
-			expect(error?.message).toBe(`${field} must be ${expected} (got ${got}) [item 0]`);
+			expect(error?.message).toBe(`'${field}' must be ${expected} (got ${got}) [item 0]`);
 			expect(recorded).toEqual([]);
 		},
 	);
@@ -305,12 +305,12 @@ describe('the other settings that decide what is sent or spent', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Wait for Completion must be on or off (true or false) (got nothing (an expression on a missing field?)) [item 0]',
+			"'Wait for Completion' must be on or off (true or false) (got nothing (an expression on a missing field?)) [item 0]",
 		);
 		expect(recorded).toEqual([]);
 	});
 
-	test('Wait for Completion "false" from a webhook does not wait; "1" waits', async () => {
+	test('\'Wait for Completion\' "false" from a webhook does not wait; "1" waits', async () => {
 		answerCreates(3);
 		api().get(PE.result).query(true).reply(200, taskResponse('82'));
 

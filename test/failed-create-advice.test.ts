@@ -119,7 +119,7 @@ afterEach(async () => {
 });
 
 const ROWS: Row[] = [
-	...['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].map(
+	...['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].map(
 		(code): Row => ({
 			name: `no connection (${code})`,
 			wire: failing(socketError(code)),
@@ -158,6 +158,17 @@ const ROWS: Row[] = [
 		consequence: 'may exist',
 		message: /^The request to Ideal House ended without an answer \[item 0\]$/,
 	},
+	...['read ECONNRESET', 'connect ETIMEDOUT 203.0.113.9:443'].map(
+		(words): Row => ({
+			// n8n rewords such a failure with its own advice ("retry the request immediately",
+			// "Retry on Fail"), which must not reach the user.
+			name: `a failure whose only code is in its words ("${words}")`,
+			wire: failing(socketError(undefined, words)),
+			attempts: 1,
+			consequence: 'may exist',
+			message: /^The connection to Ideal House broke before its answer arrived \[item 0\]$/,
+		}),
+	),
 	{
 		name: 'an answer that is not HTTP',
 		wire: notHttpServer,
@@ -223,7 +234,29 @@ const ROWS: Row[] = [
 		consequence: 'may exist',
 		message: /^Ideal House answered code 1001, .*"database down" \[item 0\]$/,
 	},
-	...[200, 429, 503].map(
+	{
+		name: 'an error code behind a 5xx whose words name a system code',
+		wire: answering(500, envelope('null', 1001, 'upstream ETIMEDOUT')),
+		attempts: 1,
+		consequence: 'may exist',
+		message: /^Ideal House answered code 1001, the request was not carried out \[item 0\]$/,
+	},
+	{
+		name: 'an error code behind a 5xx whose words say to retry the request',
+		wire: answering(500, envelope('null', 1001, 'Please retry the request now')),
+		attempts: 1,
+		consequence: 'may exist',
+		message: /^Ideal House answered code 1001, the request was not carried out \[item 0\]$/,
+	},
+	{
+		name: 'an error code of the service whose words name a system code',
+		wire: answering(200, envelope('null', 1011, 'connect ECONNREFUSED 10.0.0.7:80')),
+		attempts: 1,
+		consequence: 'nothing charged',
+		message:
+			/^Ideal House answered code 1011, a request parameter is missing or not valid \[item 0\]$/,
+	},
+	...[200, 429, 500, 503].map(
 		(status): Row => ({
 			name: `not enough credits (9051) on HTTP ${status}`,
 			wire: answering(status, envelope('null', 9051, 'COINS_NOT_ENOUGH')),
@@ -280,7 +313,7 @@ describe.each(ROWS)('a create that ends with $name', (row) => {
 
 		const second = (items[1] as INodeExecutionData).json.error;
 		if (row.consequence === 'may exist') {
-			expect(second).toMatch(/^Credit Limit of 10 credits reached/);
+			expect(second).toMatch(/^'Credit Limit' of 10 credits reached/);
 		} else {
 			expect(second).not.toMatch(/Credit Limit/);
 			expect(second).toMatch(row.message.source.includes('[item 0]') ? /\[item 1\]$/ : /./);
@@ -310,7 +343,33 @@ describe('a create whose error answer names a task', () => {
 				),
 			},
 		});
-		expect(String((items[0].json.details as IDataObject).description)).not.toMatch(SEND_AGAIN);
+		const description = String((items[0].json.details as IDataObject).description);
+		expect(description).not.toMatch(SEND_AGAIN);
+		// Words that say the request was not taken would contradict the task it names.
+		expect(description).not.toMatch(/did not take the request|went no further|Nothing was created/);
+		expect(creates()).toHaveLength(1);
+	});
+
+	test('a redirect that names a task says the task may exist, not that the request went no further', async () => {
+		api()
+			.post(PE.create)
+			.reply(302, envelope('1839201938475628544', 1001, 'moved'), {
+				Location: 'https://elsewhere.example/generate',
+			});
+
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ waitForCompletion: false }),
+			onError: 'continueRegularOutput',
+		});
+
+		const { error, details } = items[0].json as { error: string; details: IDataObject };
+		expect(error).toBe(
+			'Ideal House answered with a redirect: HTTP 302 to elsewhere.example [item 0]',
+		);
+		expect(details.id).toBe('1839201938475628544');
+		expect(String(details.description)).toMatch(MAY_EXIST);
+		expect(String(details.description)).not.toMatch(/went no further|Nothing was created/);
 		expect(creates()).toHaveLength(1);
 	});
 });

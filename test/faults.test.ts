@@ -671,7 +671,7 @@ describe('errors of the node itself', () => {
 
 	test('a refused field has no meaning beyond its message: nothing was sent', () => {
 		const error = fieldError(ctx, 'Image URL', 'must be a URL', 'Give a URL.');
-		expect(error.message).toBe('Image URL must be a URL [item 2]');
+		expect(error.message).toBe("'Image URL' must be a URL [item 2]");
 		expect(error.outcome).toEqual({ kind: 'neverSent' });
 	});
 

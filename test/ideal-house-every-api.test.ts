@@ -69,7 +69,7 @@ describe('Continue on Fail', () => {
 		]);
 		expect(items[0].json).toMatchObject({ id: '71', status: 'Success', creditsCharged: 10 });
 		expect(items[1].json).toEqual({
-			error: 'Image URL must be an absolute http(s) URL (got "not a url") [item 1]',
+			error: '\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 1]',
 			details: { description: expect.stringContaining('full public address') },
 		});
 		expect(items[2].json).toEqual({
@@ -109,7 +109,7 @@ describe('the error output', () => {
 		]);
 		expect(errorItems.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
 		expect(errorItems[0].json).toEqual({
-			error: 'Model Type must be one of Base, Pro (got "Ultra") [item 1]',
+			error: '\'Model Type\' must be one of Base, Pro (got "Ultra") [item 1]',
 			details: { description: expect.any(String) },
 		});
 		expect(errorItems[1].json).toEqual({
@@ -248,8 +248,8 @@ describe('each API: as a tool, with Continue on Fail, and on Stop', () => {
 			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 			expect(items[0].json.error).toBe(
 				resource === 'custom'
-					? 'API Name must be the API\'s name as it appears in its path, letters and digits only (got "no/such") [item 0]'
-					: 'Image URL must be an absolute http(s) URL (got "ftp://x.example.com/a.jpg") [item 0]',
+					? "'API Name' must be the API's name as it appears in its path, letters and digits only (got \"no/such\") [item 0]"
+					: '\'Image URL\' must be an absolute http(s) URL (got "ftp://x.example.com/a.jpg") [item 0]',
 			);
 			expect(items[0].json.details).not.toHaveProperty('id');
 			expect(items[1].json).toEqual({

@@ -217,9 +217,9 @@ describe('adding an API is data', () => {
 		});
 
 		expect(recorded).toEqual([]);
-		expect(far.error?.message).toBe('Detail must be a whole number from 1 to 5 (got 9) [item 0]');
+		expect(far.error?.message).toBe("'Detail' must be a whole number from 1 to 5 (got 9) [item 0]");
 		expect(off.error?.message).toBe(
-			'Line Style must be one of pencil, ink (got "crayon") [item 0]',
+			`'Line Style' must be one of pencil, ink (got "crayon") [item 0]`,
 		);
 	});
 

@@ -100,7 +100,7 @@ describe('names that every JavaScript object has', () => {
 				parameters: create('landscaping', { modelType }),
 			});
 
-			expect(error?.message).toMatch(/^Model Type must be one of Flash, Base, Pro/);
+			expect(error?.message).toMatch(/^'Model Type' must be one of Flash, Base, Pro/);
 			expect(recorded).toEqual([]);
 		},
 	);
@@ -138,7 +138,7 @@ describe('a result field named after what every object has', () => {
 	])('__proto__ as the field is refused before anything is sent: %s', async (_case, parameters) => {
 		const { error } = await runNode({ node: 'idealHouse', parameters });
 
-		expect(error?.message).toBe('Put Result in Field cannot be "__proto__" [item 0]');
+		expect(error?.message).toBe('\'Put Output File in Field\' cannot be "__proto__" [item 0]');
 		expect(recorded).toEqual([]);
 	});
 });
@@ -162,8 +162,8 @@ describe('a model type emptied by an expression', () => {
 			expect(error).toBeUndefined();
 			expect(recorded).toEqual([]);
 			expect(items.map((item) => item.json)).toEqual([
-				{ error: 'Model Type is required [item 0]', details: expect.any(Object) },
-				{ error: 'Model Type is required [item 1]', details: expect.any(Object) },
+				{ error: "'Model Type' is required [item 0]", details: expect.any(Object) },
+				{ error: "'Model Type' is required [item 1]", details: expect.any(Object) },
 			]);
 		},
 	);
@@ -237,7 +237,7 @@ describe('Extra Body Fields', () => {
 			});
 
 			expect(error?.message).toBe(
-				`Extra Body Fields (JSON) sets "${key}", which looks like a misspelt "${field}": the service would not read it as that field [item 0]`,
+				`'Extra Body Fields (JSON)' sets "${key}", which looks like a misspelt "${field}": the service would not read it as that field [item 0]`,
 			);
 			expect(error?.description).toBe(
 				`Use the node's "${label}" field instead, so that its value is checked before anything is charged.`,
@@ -253,7 +253,7 @@ describe('Extra Body Fields', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Extra Body Fields (JSON) sets "MODELTYPE", which looks like a misspelt "modelType": the service would not read it as that field [item 0]',
+			'\'Extra Body Fields (JSON)\' sets "MODELTYPE", which looks like a misspelt "modelType": the service would not read it as that field [item 0]',
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -268,7 +268,7 @@ describe('Extra Body Fields', () => {
 		});
 
 		expect(error?.message).toBe(
-			`Extra Body Fields (JSON) sets "modelType", but ${label} has one price (${credits} per task) and no model types [item 0]`,
+			`'Extra Body Fields (JSON)' sets "modelType", but ${label} has one price (${credits} per task) and no model types [item 0]`,
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -280,7 +280,7 @@ describe('Extra Body Fields', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Body (JSON) sets "modelType", but Photo Enhancer has one price (10 credits per task) and no model types [item 0]',
+			'\'Body (JSON)\' sets "modelType", but Photo Enhancer has one price (10 credits per task) and no model types [item 0]',
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -317,7 +317,7 @@ describe('Extra Body Fields', () => {
 	])('%s is refused before anything is sent', async (_case, extraBody, reason) => {
 		const { error } = await runNode({ node: 'idealHouse', parameters: stage(extraBody) });
 
-		expect(error?.message).toBe(`Extra Body Fields (JSON) ${reason} [item 0]`);
+		expect(error?.message).toBe(`'Extra Body Fields (JSON)' ${reason} [item 0]`);
 		expect(recorded).toEqual([]);
 	});
 });

@@ -182,7 +182,7 @@ describe('option lists loaded in the editor', () => {
 		};
 
 		expect(failure.message).toMatch(
-			/^Could not load the change_furniture options from Ideal House: /,
+			/^Could not load the change_furniture options from Ideal House$/,
 		);
 		expect(failure.description).toMatch(/type an ID using an expression/);
 	});

@@ -345,7 +345,7 @@ describe('parameters as the editor keeps them when the resource changes', () => 
 
 		expect(onDecor.modelType).toBe('Flash');
 		expect(recorded).toEqual([]);
-		expect(error?.message).toBe('Model Type must be one of Base, Pro (got "Flash") [item 0]');
+		expect(error?.message).toBe('\'Model Type\' must be one of Base, Pro (got "Flash") [item 0]');
 	});
 });
 
@@ -362,7 +362,7 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error, items } = await refused(create(resource, { imageUrl: '={{ $json.photo }}' }));
 
 		expect(items).toEqual([]);
-		expect(error?.message).toBe('Image URL is required [item 0]');
+		expect(error?.message).toBe("'Image URL' is required [item 0]");
 	});
 
 	test('an image URL left empty in the editor: n8n itself refuses to run the node', async () => {
@@ -378,7 +378,7 @@ describe('inputs refused before anything is sent or charged', () => {
 		);
 
 		expect(error?.message).toBe(
-			'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
+			'\'Image URL\' must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
 		);
 	});
 
@@ -390,7 +390,7 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error } = await refused(create(resource, { [field]: 'photos.example.com/ref.jpg' }));
 
 		expect(error?.message).toBe(
-			`${label} must be an absolute http(s) URL (got "photos.example.com/ref.jpg") [item 0]`,
+			`'${label}' must be an absolute http(s) URL (got "photos.example.com/ref.jpg") [item 0]`,
 		);
 	});
 
@@ -398,7 +398,7 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error } = await refused(create('virtualStaging', { indoorTypeId: '={{ "Kitchen" }}' }));
 
 		expect(error?.message).toBe(
-			`Room Type must be one of ${ROOM}Bed Room, ${ROOM}Dining Room, ${ROOM}Home Office, ${ROOM}Living Room (got "Kitchen") [item 0]`,
+			`'Room Type' must be one of ${ROOM}Bed Room, ${ROOM}Dining Room, ${ROOM}Home Office, ${ROOM}Living Room (got "Kitchen") [item 0]`,
 		);
 		expect(error?.description).toMatch(/an expression must produce one of them exactly/);
 	});
@@ -412,14 +412,14 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error } = await refused(create(resource, { modelType: `={{ "${modelType}" }}` }));
 
 		expect(error?.message).toBe(
-			`Model Type must be one of ${listed} (got "${modelType}") [item 0]`,
+			`'Model Type' must be one of ${listed} (got "${modelType}") [item 0]`,
 		);
 	});
 
 	test('magicEditor: the Base model without a prompt', async () => {
 		const { error } = await refused(create('magicEditor', { modelType: 'Base', prompt: ' ' }));
 
-		expect(error?.message).toBe('Prompt is required with the Base model [item 0]');
+		expect(error?.message).toBe("'Prompt' is required with the Base model [item 0]");
 		expect(error?.description).toBe('Write what to change, or choose Flash or Pro.');
 	});
 
@@ -437,17 +437,21 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error } = await refused(create(resource, { prompt: 'Hello', extraBody }));
 
 		expect(error?.message).toBe(
-			`${label} sets "${key}", which the node has as a field of its own [item 0]`,
+			`'${label}' sets "${key}", which the node has as a field of its own [item 0]`,
 		);
 		expect(error?.description).toMatch(/Use that field instead/);
 	});
 
 	test.each([
-		['not JSON', '{"seed": 7', /^Extra Body Fields \(JSON\) is not valid JSON \(.+\) \[item 0\]$/],
+		[
+			'not JSON',
+			'{"seed": 7',
+			/^'Extra Body Fields \(JSON\)' is not valid JSON \(.+\) \[item 0\]$/,
+		],
 		[
 			'a list',
 			'[1, 2]',
-			/^Extra Body Fields \(JSON\) must be a JSON object, such as \{"field": "value"\} \[item 0\]$/,
+			/^'Extra Body Fields \(JSON\)' must be a JSON object, such as \{"field": "value"\} \[item 0\]$/,
 		],
 	])('an extraBody that is %s', async (_case, extraBody, message) => {
 		const { error } = await refused(create('exteriorRenovator', { extraBody }));
@@ -465,14 +469,14 @@ describe('inputs refused before anything is sent or charged', () => {
 		const { error } = await refused(custom(apiName, `{"imageUrl": "${PHOTO}"}`));
 
 		expect(error?.message).toBe(
-			`API Name must be the API's name as it appears in its path, letters and digits only (got ${JSON.stringify(shown)}) [item 0]`,
+			`'API Name' must be the API's name as it appears in its path, letters and digits only (got ${JSON.stringify(shown)}) [item 0]`,
 		);
 	});
 
 	test('custom: a body that is not JSON is named by its own label', async () => {
 		const { error } = await refused(custom(UNLISTED, '{"imageUrl": '));
 
-		expect(error?.message).toMatch(/^Body \(JSON\) is not valid JSON \(.+\) \[item 0\]$/);
+		expect(error?.message).toMatch(/^'Body \(JSON\)' is not valid JSON \(.+\) \[item 0\]$/);
 	});
 
 	test('custom: Get Result with a bad API name sends nothing either', async () => {
@@ -483,7 +487,7 @@ describe('inputs refused before anything is sent or charged', () => {
 			taskId: '7',
 		});
 
-		expect(error?.message).toMatch(/^API Name must be the API's name/);
+		expect(error?.message).toMatch(/^'API Name' must be the API's name/);
 	});
 });
 

@@ -124,7 +124,7 @@ describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with no
 	)('%s: %s', async (node, _name, bytes, problem) => {
 		const { items } = await run(node, [await fileItem({ photo: bytes })]);
 
-		expect(items[0].json.error).toBe(`Image Binary Property "photo" ${problem} [item 0]`);
+		expect(items[0].json.error).toBe(`'Input Binary Field' "photo" ${problem} [item 0]`);
 		expectNothingSent();
 	});
 
@@ -136,7 +136,7 @@ describe('a photo file that is not a whole JPEG, PNG or WebP is refused, with no
 			items: [await fileItem({ photo: cut(jpeg) })],
 		});
 
-		expect(error?.message).toMatch(/^Image Binary Property "photo" is not a whole JPEG/);
+		expect(error?.message).toMatch(/^'Input Binary Field' "photo" is not a whole JPEG/);
 		expect(error?.description).toMatch(/stops short.*take it from its source again/);
 		expectNothingSent();
 	});
@@ -153,7 +153,7 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 		]);
 
 		expect(items[0].json.error).toBe(
-			'Image Binary Property "photo" is 64 × 64 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+			'\'Input Binary Field\' "photo" is 64 × 64 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
 		);
 		expect(items[1].json).toMatchObject({ status: 'Success', creditsCharged: 10 });
 		expect(await sentFiles()).toEqual([sent]);
@@ -170,8 +170,8 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 		]);
 
 		expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
-			'Image Binary Property "photo" is 127 × 128 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
-			'Image Binary Property "photo" is 128 × 127 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
+			'\'Input Binary Field\' "photo" is 127 × 128 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+			'\'Input Binary Field\' "photo" is 128 × 127 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
 			'Success',
 			'Success',
 		]);
@@ -188,7 +188,7 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 		]);
 
 		expect(items[0].json.error).toBe(
-			'Image Binary Property "photo" is 100 × 3000 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+			'\'Input Binary Field\' "photo" is 100 × 3000 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
 		);
 		expect(items[1].json.status).toBe('Success');
 		expect(await sentFiles()).toEqual([camera]);
@@ -207,8 +207,8 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 			]);
 
 			expect(items.map((item) => item.json.error ?? item.json.status)).toEqual([
-				'Image Binary Property "photo" is 130 × 100 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
-				'Image Binary Property "photo" is 100 × 130 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
+				'\'Input Binary Field\' "photo" is 130 × 100 px; the Photo Enhancer takes photos from 128 × 128 px [item 0]',
+				'\'Input Binary Field\' "photo" is 100 × 130 px; the Photo Enhancer takes photos from 128 × 128 px [item 1]',
 				'Success',
 			]);
 			expect(await sentFiles()).toEqual([whole]);
@@ -228,14 +228,14 @@ describe('the Photo Enhancer takes photos from 128 × 128 px; the others have no
 
 			expect(items[0].json.status).toBe('Success');
 			expect(items[1].json.error).toBe(
-				'Image Binary Property "photo" is not a whole PNG: it ends before its IEND chunk [item 1]',
+				'\'Input Binary Field\' "photo" is not a whole PNG: it ends before its IEND chunk [item 1]',
 			);
 			expect(await sentFiles()).toEqual([small]);
 		},
 	);
 });
 
-describe('Image Binary Property names each property once', () => {
+describe("'Input Binary Field' names each property once", () => {
 	test.each([
 		['photo,photo,photo', 'photo'],
 		['dark, mid,dark', 'dark'],
@@ -249,7 +249,7 @@ describe('Image Binary Property names each property once', () => {
 		);
 
 		expect(items[0].json.error).toBe(
-			`Image Binary Property names "${twice}" more than once [item 0]`,
+			`'Input Binary Field' names "${twice}" more than once [item 0]`,
 		);
 		expectNothingSent();
 	});
@@ -266,7 +266,7 @@ describe('a photo n8n stores by id is checked as it streams, and read once', () 
 		]);
 
 		expect(items[0].json.error).toBe(
-			'Image Binary Property "photo" is not a whole JPEG: it ends before its end-of-image marker [item 0]',
+			'\'Input Binary Field\' "photo" is not a whole JPEG: it ends before its end-of-image marker [item 0]',
 		);
 		expect(items[1].json.status).toBe('Success');
 		// Each file read once, for its check: its link needs no copy.
@@ -327,7 +327,7 @@ describe('a mask is checked as a photo is', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Mask Binary Property "mask" is not a whole PNG: it ends before its IEND chunk [item 0]',
+			'\'Mask Input Binary Field\' "mask" is not a whole PNG: it ends before its IEND chunk [item 0]',
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -349,7 +349,7 @@ describe('a mask is checked as a photo is', () => {
 			parameters: single({ maskSource: 'base64', maskBase64: bytes.toString('base64') }),
 		});
 
-		expect(error?.message).toBe(`Mask (Base64) ${problem} [item 0]`);
+		expect(error?.message).toBe(`'Mask (Base64)' ${problem} [item 0]`);
 		expect(recorded).toEqual([]);
 	});
 
@@ -363,7 +363,7 @@ describe('a mask is checked as a photo is', () => {
 			items: [item],
 		});
 
-		expect(error?.message).toBe('Mask Binary Property "mask" is larger than 20 MB [item 0]');
+		expect(error?.message).toBe('\'Mask Input Binary Field\' "mask" is larger than 20 MB [item 0]');
 		expect(recorded).toEqual([]);
 		expect(files.reads.wholeLoads).toBe(0);
 		expect(files.reads.streamedBytes).toBeGreaterThan(20 * 1024 * 1024);
@@ -415,7 +415,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		);
 
 		expect(items[0].json.error).toBe(
-			'Mask Binary Property "mask" is 320 × 240 px, but the photo (Image Binary Property "photo") is 640 × 480 px [item 0]',
+			'\'Mask Input Binary Field\' "mask" is 320 × 240 px, but the photo (Input Binary Field "photo") is 640 × 480 px [item 0]',
 		);
 		expectNothingSent();
 	});
@@ -427,7 +427,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		);
 
 		expect(items[0].json.error).toBe(
-			'Mask (Base64) is 640 × 481 px, but the photo (Image Binary Property "photo") is 640 × 480 px [item 0]',
+			'\'Mask (Base64)\' is 640 × 481 px, but the photo (Input Binary Field "photo") is 640 × 480 px [item 0]',
 		);
 		expectNothingSent();
 	});
@@ -489,7 +489,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		);
 
 		expect(items[0].json.error).toBe(
-			'Image Binary Property names photos of different sizes: "under" 640 × 480 px, "normal" 640 × 480 px, "over" 600 × 480 px [item 0]',
+			'\'Input Binary Field\' names photos of different sizes: "under" 640 × 480 px, "normal" 640 × 480 px, "over" 600 × 480 px [item 0]',
 		);
 		expectNothingSent();
 	});
@@ -505,7 +505,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		});
 
 		expect(error?.message).toBe(
-			'Image Binary Property "photo" is not a whole PNG: its header gives 100000 × 100000 px, more than its 66 bytes can hold [item 0]',
+			'\'Input Binary Field\' "photo" is not a whole PNG: its header gives 100000 × 100000 px, more than its 66 bytes can hold [item 0]',
 		);
 		expect(error?.description).toMatch(/^Its header gives a picture that its bytes do not hold/);
 		expectNothingSent();
@@ -520,7 +520,7 @@ describe('images that must match are compared before anything leaves n8n', () =>
 		);
 
 		expect(items[0].json.error).toBe(
-			'Mask (Base64) is not a whole PNG: it holds no image data (IDAT) before IEND [item 0]',
+			"'Mask (Base64)' is not a whole PNG: it holds no image data (IDAT) before IEND [item 0]",
 		);
 		expectNothingSent();
 	});

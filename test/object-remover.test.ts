@@ -262,43 +262,43 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		[
 			'a missing image URL',
 			{ emptyType: 'whole_house', imageUrl: '={{ $json.photo }}' },
-			'Image URL is empty [item 0]',
+			"'Image URL' is empty [item 0]",
 		],
 		[
 			'a non-http image URL',
 			{ emptyType: 'whole_house', imageUrl: 'file:///tmp/room.jpg' },
-			'Image URL must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]',
+			'\'Image URL\' must be an absolute http(s) URL (got "file:///tmp/room.jpg") [item 0]',
 		],
 		[
 			'a relative image URL',
 			{ emptyType: 'whole_house', imageUrl: '/samples/living-room.png' },
-			'Image URL must be an absolute http(s) URL (got "/samples/living-room.png") [item 0]',
+			'\'Image URL\' must be an absolute http(s) URL (got "/samples/living-room.png") [item 0]',
 		],
 		[
 			'an empty mask URL',
 			{ maskSource: 'url', maskUrl: '={{ $json.mask }}' },
-			'Mask URL is empty [item 0]',
+			"'Mask URL' is empty [item 0]",
 		],
-		['a blank mask URL', { maskSource: 'url', maskUrl: '   ' }, 'Mask URL is empty [item 0]'],
+		['a blank mask URL', { maskSource: 'url', maskUrl: '   ' }, "'Mask URL' is empty [item 0]"],
 		[
 			'an empty base64 mask',
 			{ maskSource: 'base64', maskBase64: ' ' },
-			'Mask (Base64) is empty [item 0]',
+			"'Mask (Base64)' is empty [item 0]",
 		],
 		[
 			'base64 that is not base64',
 			{ maskSource: 'base64', maskBase64: 'this is *not* base64!' },
-			'Mask (Base64) is not valid base64 [item 0]',
+			"'Mask (Base64)' is not valid base64 [item 0]",
 		],
 		[
 			'base64 that is not an image',
 			{ maskSource: 'base64', maskBase64: Buffer.from('hello mask').toString('base64') },
-			'Mask (Base64) is not a JPEG, PNG or WebP image [item 0]',
+			"'Mask (Base64)' is not a JPEG, PNG or WebP image [item 0]",
 		],
 		[
 			'a removal mode from an expression that does not exist',
 			{ emptyType: '={{ "half_house" }}', maskUrl: 'https://a.example.com/m.png', maskBase64: 'x' },
-			'Removal Mode must be one of whole_house, single_furniture (got the text "half_house") [item 0]',
+			'\'Removal Mode\' must be one of whole_house, single_furniture (got the text "half_house") [item 0]',
 		],
 	])('%s', async (_name, parameters, message) => {
 		await expectRejected('objectRemover', single(parameters), message);
@@ -326,7 +326,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 
 		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 1 });
 		expect(items[1].json).toEqual({
-			error: 'Mask URL is empty [item 1]',
+			error: "'Mask URL' is empty [item 1]",
 			details: {
 				description: 'Give the address of an image the service can download (https://…).',
 			},
@@ -348,7 +348,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		expect(errorItems).toEqual([
 			{
 				json: {
-					error: 'Image URL must be an absolute http(s) URL (got "not a url") [item 1]',
+					error: '\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 1]',
 					details: { description: expect.stringContaining('full public address') },
 				},
 				pairedItem: { item: 1 },
@@ -360,7 +360,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		await expectRejected(
 			'objectRemover',
 			single({ maskSource: 'binary', maskBinaryProperty: 'mask' }),
-			'Mask Binary Property "mask" is not on the item (it has: data, photo) [item 0]',
+			'\'Mask Input Binary Field\' "mask" is not on the item (it has: data, photo) [item 0]',
 			[
 				{
 					json: {},
@@ -377,7 +377,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		await expectRejected(
 			'objectRemover',
 			single({ maskSource: 'binary' }),
-			'Mask Binary Property "data" is not a JPEG, PNG or WebP image [item 0]',
+			'\'Mask Input Binary Field\' "data" is not a JPEG, PNG or WebP image [item 0]',
 			[
 				{
 					json: {},
@@ -393,7 +393,7 @@ describe('Object Remover refuses bad input before anything is charged', () => {
 		await expectRejected(
 			'objectRemover',
 			single({ maskSource: 'binary' }),
-			'Mask Binary Property "data" is not on the item (it has no binary data) [item 0]',
+			'\'Mask Input Binary Field\' "data" is not on the item (it has no binary data) [item 0]',
 		);
 	});
 });
@@ -409,7 +409,7 @@ describe('careless input is refused before anything is sent', () => {
 			}),
 		});
 
-		expect(error?.message).toMatch(/^Mask URL holds a line break/);
+		expect(error?.message).toMatch(/^'Mask URL' holds a line break/);
 		expect(error?.description).toBe('Give exactly one URL here.');
 		expect(recorded).toHaveLength(0);
 	});

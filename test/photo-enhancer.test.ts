@@ -235,7 +235,7 @@ describe('Photo Enhancer: enhance and wait', () => {
 });
 
 describe('Photo Enhancer: without waiting, and Get Result', () => {
-	test('Wait for Completion off returns the task id at once, with one request', async () => {
+	test("'Wait for Completion' off returns the task id at once, with one request", async () => {
 		serveTask(PE, BIG_ID);
 
 		const { items } = await runNode({
@@ -347,36 +347,36 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 	beforeEach(answerAnyRequest);
 
 	test.each([
-		['an empty image URL', { imageUrl: '   ' }, 'Image URL is empty [item 0]'],
+		['an empty image URL', { imageUrl: '   ' }, "'Image URL' is empty [item 0]"],
 		[
 			'a relative image URL',
 			{ imageUrl: '/photos/a.jpg' },
-			'Image URL must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]',
+			'\'Image URL\' must be an absolute http(s) URL (got "/photos/a.jpg") [item 0]',
 		],
 		[
 			'an ftp image URL',
 			{ imageUrl: 'ftp://photos.example.com/a.jpg' },
-			'Image URL must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
+			'\'Image URL\' must be an absolute http(s) URL (got "ftp://photos.example.com/a.jpg") [item 0]',
 		],
 		[
 			'no preset and no prompt',
 			{ presetId: '', prompt: '  ' },
-			'Preset or Prompt is required: choose a preset, write a prompt, or both [item 0]',
+			"'Preset Name or ID' and 'Prompt' are both empty: choose a preset, write a prompt, or both [item 0]",
 		],
 		[
 			'an unknown preset from an expression',
 			{ presetId: '={{ "sky-replacement-purple-sky" }}' },
-			'Preset "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
+			'\'Preset Name or ID\' "sky-replacement-purple-sky" is not a known preset. Close matches: Sky Replacement: Sky Replacement (sky-replacement-sky-replacement); Sky Replacement: Cloudy Sky (sky-replacement-cloudy-sky); Sky Replacement: Sunset Sky (sky-replacement-sunset-sky); Sky Replacement: Sunrise Sky (sky-replacement-sunrise-sky); Sky Replacement: Golden Hour Sky (sky-replacement-golden-hour-sky) [item 0]',
 		],
 		[
 			'a size the service does not offer',
 			{ imageSize: '={{ "8K" }}' },
-			'Image Size must be one of 512, 1K, 2K, 4K (got "8K") [item 0]',
+			'\'Image Size\' must be one of 512, 1K, 2K, 4K (got "8K") [item 0]',
 		],
 		[
 			'an empty list of URLs',
 			{ imageInput: 'urls', imageUrls: [] },
-			'Image URLs is empty [item 0]',
+			"'Image URLs' is empty [item 0]",
 		],
 		[
 			'one bad URL in a list',
@@ -385,7 +385,7 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 				imageUrls: ['https://a.example.com/1.jpg', 'not a url'],
 				presetId: 'hdr-merge-hdr-merge',
 			},
-			'Image URLs #2 must be an absolute http(s) URL (got "not a url") [item 0]',
+			'\'Image URLs\' #2 must be an absolute http(s) URL (got "not a url") [item 0]',
 		],
 	])('%s', async (_name, parameters, message) => {
 		const error = await expectRejected('photoEnhancer', enhance(parameters), message);
@@ -405,7 +405,7 @@ describe('Photo Enhancer refuses bad input before anything is charged', () => {
 
 		expect(items[0].json).toEqual({ id: '1', status: 'Unprocessed', creditsCharged: 10 });
 		expect(items[1].json.error).toBe(
-			'Image URL must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]',
+			'\'Image URL\' must be an absolute http(s) URL (got "photos/bad.jpg") [item 1]',
 		);
 		expect(recorded.filter((request) => request.path === PE.create)).toHaveLength(1);
 	});
@@ -421,7 +421,7 @@ describe('careless input is refused before anything is sent', () => {
 			});
 
 			expect(error?.message).toMatch(
-				/^Image Size must be one of 512, 1K, 2K, 4K \(nothing: the value is (null|undefined)\) \[item 0\]$/,
+				/^'Image Size' must be one of 512, 1K, 2K, 4K \(nothing: the value is (null|undefined)\) \[item 0\]$/,
 			);
 			expect(recorded).toHaveLength(0);
 		},
@@ -438,7 +438,7 @@ describe('careless input is refused before anything is sent', () => {
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ imageUrl }) });
 
 		expect(error?.message).toMatch(
-			/^Image URL holds a line break, as if several URLs were pasted together/,
+			/^'Image URL' holds a line break, as if several URLs were pasted together/,
 		);
 		expect(error?.description).toMatch(/Several Image URLs/);
 		expect(recorded).toHaveLength(0);
@@ -457,7 +457,7 @@ describe('careless input is refused before anything is sent', () => {
 			}),
 		});
 
-		expect(error?.message).toMatch(/^Image URLs #2 holds a line break/);
+		expect(error?.message).toMatch(/^'Image URLs' #2 holds a line break/);
 		expect(recorded).toHaveLength(0);
 	});
 
@@ -467,7 +467,7 @@ describe('careless input is refused before anything is sent', () => {
 			parameters: enhance({ presetId: 'p'.repeat(1_000_000) }),
 		});
 
-		expect(error?.message).toMatch(/^Preset/);
+		expect(error?.message).toMatch(/^'Preset Name or ID'/);
 		expect(error!.message.length).toBeLessThan(1000);
 		expect(recorded).toHaveLength(0);
 	});
@@ -488,7 +488,7 @@ describe('Photo Enhancer: the task id of Get Result', () => {
 			parameters: { operation: 'getResult', taskId },
 		});
 
-		expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
+		expect(error?.message).toMatch(/^'Task ID' .*\[item 0\]$/);
 		expect(recorded).toHaveLength(0);
 	});
 
@@ -499,7 +499,7 @@ describe('Photo Enhancer: the task id of Get Result', () => {
 			items: [{ json: { id: 1839201938475628544 } }],
 		});
 
-		expect(error?.message).toMatch(/^Task ID .*\[item 0\]$/);
+		expect(error?.message).toMatch(/^'Task ID' .*\[item 0\]$/);
 		expect(error?.description).toMatch(/text/);
 		expect(recorded).toHaveLength(0);
 	});
@@ -531,7 +531,7 @@ describe('Photo Enhancer: image URLs as users write them', () => {
 			}),
 		});
 
-		expect(error?.message).toMatch(/^Image URLs #3 /);
+		expect(error?.message).toMatch(/^'Image URLs' #3 /);
 	});
 
 	test.each([

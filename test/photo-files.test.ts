@@ -48,25 +48,25 @@ describe('a bad file is an item error naming the item and the property, with no 
 			'a property the item does not have',
 			{ other: JPEG },
 			'photo',
-			/Image Binary Property "photo" is not on the item \(it has: other\) \[item 0\]/,
+			/'Input Binary Field' "photo" is not on the item \(it has: other\) \[item 0\]/,
 		],
 		[
 			'a file that is not an image',
 			{ photo: Buffer.from('<html>not a photo</html>') },
 			'photo',
-			/Image Binary Property "photo" is not a JPEG, PNG or WebP image \[item 0\]/,
+			/'Input Binary Field' "photo" is not a JPEG, PNG or WebP image \[item 0\]/,
 		],
 		[
 			'an empty file',
 			{ photo: Buffer.alloc(0) },
 			'photo',
-			/Image Binary Property "photo" is empty \[item 0\]/,
+			/'Input Binary Field' "photo" is empty \[item 0\]/,
 		],
 		[
 			'several names for an API that takes one photo',
 			{ photo: JPEG, more: JPEG },
 			'photo,more',
-			/Image Binary Property names 2 properties, but this API takes one photo per task \[item 0\]/,
+			/'Input Binary Field' names 2 properties, but this API takes one photo per task \[item 0\]/,
 		],
 	])('%s', async (_case, named, property, message) => {
 		const { error } = await remove([await fileItem(named)], {
@@ -83,7 +83,7 @@ describe('a bad file is an item error naming the item and the property, with no 
 		try {
 			const { error } = await remove([await fileItem({ photo: JPEG })]);
 			expect(error?.message).toMatch(
-				/^Image Binary Property "photo" is larger than 20 MB \[item 0\]/,
+				/^'Input Binary Field' "photo" is larger than 20 MB \[item 0\]/,
 			);
 		} finally {
 			imageFileLimits.maxBytes = limit;
@@ -113,7 +113,7 @@ describe('a bad file is an item error naming the item and the property, with no 
 			items: [await fileItem({ data: JPEG })],
 		});
 
-		expect(error?.message).toMatch(/Preset or Prompt is required/);
+		expect(error?.message).toMatch(/'Preset Name or ID' and 'Prompt' are both empty/);
 		expect(recorded).toEqual([]);
 	});
 });
@@ -152,7 +152,7 @@ describe('Preview with a photo that is a file', () => {
 		});
 
 		expect(error?.message).toBe(
-			'Image Binary Property "photo" is not a JPEG, PNG or WebP image [item 0]',
+			'\'Input Binary Field\' "photo" is not a JPEG, PNG or WebP image [item 0]',
 		);
 		expect(recorded).toEqual([]);
 	});
@@ -181,7 +181,7 @@ describe('the panel: one credential, and Image Source on every create that takes
 			);
 	}
 
-	test('Image Source is on every Create that takes imageUrl, and on nothing else', () => {
+	test("'Image Source' is on every Create that takes imageUrl, and on nothing else", () => {
 		const node = new IdealHouse().description;
 		const at = (resource: string, operation: string) =>
 			shownIn(node, 'imageSource', { resource, operation });

@@ -72,7 +72,7 @@ describe('a link is made only when its create may go', () => {
 
 		const { items, executionId } = await enhancePhotos(1, { creditLimit: 5 });
 
-		expect(items[0].json.error).toMatch(/^Credit Limit of 5 credits reached/);
+		expect(items[0].json.error).toMatch(/^'Credit Limit' of 5 credits reached/);
 		expect(copiesIn(executionId)).toEqual([]);
 		expect(creates()).toEqual([]);
 	});
@@ -84,8 +84,8 @@ describe('a link is made only when its create may go', () => {
 
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'81',
-			expect.stringMatching(/^Credit Limit of 10 credits reached/),
-			expect.stringMatching(/^Credit Limit of 10 credits reached/),
+			expect.stringMatching(/^'Credit Limit' of 10 credits reached/),
+			expect.stringMatching(/^'Credit Limit' of 10 credits reached/),
 		]);
 		expect(copiesIn(executionId)).toHaveLength(1);
 		expect(creates()).toHaveLength(1);

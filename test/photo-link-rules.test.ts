@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { runNode, type RunOptions } from '../dev/harness/engine';
-import { OR, recorded, serveTask } from './helpers/api';
+import { OR, api, recorded, serveTask } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -29,7 +29,6 @@ async function removeFromFile(more: Partial<RunOptions> & { options?: IDataObjec
 	const { options, ...rest } = more;
 	return await runNode({
 		node: 'objectRemover',
-		typeVersion: 1.1,
 		restApiUrl: 'https://n8n.example.com/rest',
 		parameters: { ...fromFile('objectRemover'), options: options ?? {} },
 		items: [{ json: {}, binary: { photo } }],
@@ -81,14 +80,13 @@ describe('a file n8n no longer has', () => {
 
 		const { error } = await runNode({
 			node: 'objectRemover',
-			typeVersion: 1.1,
 			restApiUrl: 'https://n8n.example.com/rest',
 			parameters: fromFile('objectRemover'),
 			items: [{ json: {}, binary: { photo } }],
 		});
 
 		expect(error?.message).toMatch(
-			/^[A-Za-z ]+ "photo" names a file n8n no longer has in its binary data \[item 0\]$/,
+			/^'[A-Za-z ]+' "photo" names a file n8n no longer has in its binary data \[item 0\]$/,
 		);
 		expect(error?.description).toMatch(/Run the workflow again from the node that makes the file/);
 		expect(recorded).toHaveLength(0);
@@ -100,7 +98,7 @@ describe('the link outlives every wait the node makes', () => {
 		const { error } = await removeFromFile({ options: { timeout: 1e9 } });
 
 		expect(error?.message).toBe(
-			'Timeout (Seconds) is 1000000000 s, longer than the link to a photo file can last (at most 518100 s) [item 0]',
+			"'Timeout (Seconds)' is 1000000000 s, longer than the link to a photo file can last (at most 518100 s) [item 0]",
 		);
 		expect(error?.description).toMatch(/give the photo as a URL/);
 		expect(recorded).toHaveLength(0);
@@ -136,6 +134,20 @@ describe('the link outlives every wait the node makes', () => {
 		const said = /can still fetch the photo from n8n until (\S+)\./.exec(error?.description ?? '');
 		expect(said).not.toBeNull();
 		expect(Date.parse(said![1])).toBeGreaterThan(Date.now() + DAY * 1000);
+	});
+
+	test('a create whose answer was lost: the error says until when the service can fetch the photo, if it made the task', async () => {
+		api()
+			.post(OR.create)
+			.replyWithError(Object.assign(new Error('socket failure'), { code: 'ECONNRESET' }));
+
+		const { error } = await removeFromFile({ options: { timeout: 60 } });
+
+		expect(error?.message).toMatch(/^The connection to Ideal House broke/);
+		expect(error?.description).toMatch(
+			/If the task was created, Ideal House can still fetch the photo from n8n until \S+\./,
+		);
+		expect(error?.description).toMatch(/may have been created and charged/);
 	});
 
 	test('the same in a workflow that does not save its executions: the error says n8n deletes the photo', async () => {

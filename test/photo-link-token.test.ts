@@ -139,7 +139,6 @@ describe("the token of n8n's link never leaves in words", () => {
 
 		const run = await runNode({
 			node: 'objectRemover',
-			typeVersion: 1.1,
 			restApiUrl: REST,
 			parameters: fromFile('objectRemover'),
 			items: [await item()],

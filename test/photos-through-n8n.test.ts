@@ -243,7 +243,7 @@ describe('refused before anything is sent, saying what to do', () => {
 			`The photo in "photo" is held in n8n's memory (N8N_DEFAULT_BINARY_DATA_MODE=default), and n8n can hand out a link only to a file it stores [item 0]`,
 		);
 		expect(error?.description).toContain('N8N_DEFAULT_BINARY_DATA_MODE=filesystem');
-		expect(error?.description).toContain('or give the photo as a URL (Image Source = URL)');
+		expect(error?.description).toContain("or give the photo as a URL ('Image Source' = URL)");
 		expect(error?.description).toContain('docs/photos-without-public-n8n.md');
 		expect(recorded).toEqual([]);
 	});
@@ -260,7 +260,7 @@ describe('refused before anything is sent, saying what to do', () => {
 			outcome: { kind: 'neverSent' },
 		});
 		expect((refused as IdealHouseError).description).toContain(
-			'Update n8n, or give the photo as a URL (Image Source = URL)',
+			"Update n8n, or give the photo as a URL ('Image Source' = URL)",
 		);
 	});
 
@@ -279,7 +279,7 @@ describe('refused before anything is sent, saying what to do', () => {
 			`n8n's own address is ${new URL(restApiUrl).origin}, which Ideal House cannot reach to fetch the photo [item 0]`,
 		);
 		expect(error?.description).toContain("Set WEBHOOK_URL to n8n's public address");
-		expect(error?.description).toContain('or give the photo as a URL (Image Source = URL)');
+		expect(error?.description).toContain("or give the photo as a URL ('Image Source' = URL)");
 		expect(error?.description).toContain('docs/photos-without-public-n8n.md');
 		expect(error?.description).toContain('Nothing was sent or charged.');
 		expect(recorded).toEqual([]);

@@ -115,50 +115,54 @@ describe('the bodies sent, with the documented defaults', () => {
 
 describe('refused before anything is sent or charged', () => {
 	test.each([
-		['ai3d', {}, 'Image URL or Prompt is required: give an image URL, a prompt, or both [item 0]'],
+		[
+			'ai3d',
+			{},
+			"'Image URL' and 'Prompt' are both empty: give an image URL, a prompt, or both [item 0]",
+		],
 		[
 			'ai3d',
 			{ prompt: '   ' },
-			'Image URL or Prompt is required: give an image URL, a prompt, or both [item 0]',
+			"'Image URL' and 'Prompt' are both empty: give an image URL, a prompt, or both [item 0]",
 		],
-		['ai3d', { imageUrl: 'photo.jpg' }, /^Image URL must be an absolute http\(s\) URL/],
+		['ai3d', { imageUrl: 'photo.jpg' }, /^'Image URL' must be an absolute http\(s\) URL/],
 		// Left empty in the editor, n8n itself refuses it; an expression that gives nothing reaches the node.
-		['housePlan', { stories: '={{ $json.stories }}' }, 'Stories is required [item 0]'],
+		['housePlan', { stories: '={{ $json.stories }}' }, "'Stories' is required [item 0]"],
 		[
 			'floorPlan',
 			{ bedrooms: -1 },
-			'Bedrooms must be a whole number of at least 0 (got -1) [item 0]',
+			"'Bedrooms' must be a whole number of at least 0 (got -1) [item 0]",
 		],
 		[
 			'floorPlan',
 			{ bedrooms: 2.5 },
-			'Bedrooms must be a whole number of at least 0 (got 2.5) [item 0]',
+			"'Bedrooms' must be a whole number of at least 0 (got 2.5) [item 0]",
 		],
 		[
 			'floorPlan',
 			{ kitchenType: '={{ "galley" }}' },
-			/^Kitchen Type must be one of closed, open \(got "galley"\)/,
+			/^'Kitchen Type' must be one of closed, open \(got "galley"\)/,
 		],
 		[
 			'floorPlan',
 			{ modelType: '={{ "Flash" }}' },
-			/^Model Type must be one of Base, Pro \(got "Flash"\)/,
+			/^'Model Type' must be one of Base, Pro \(got "Flash"\)/,
 		],
 		[
 			'ai3dRendering',
 			{ imageUrl: PHOTO, renderDegree: 7 },
-			'Render Degree must be a whole number from 1 to 6 (got 7) [item 0]',
+			"'Render Degree' must be a whole number from 1 to 6 (got 7) [item 0]",
 		],
 		[
 			'ai3dRendering',
 			{ imageUrl: PHOTO, renderDegree: 0 },
-			'Render Degree must be a whole number from 1 to 6 (got 0) [item 0]',
+			"'Render Degree' must be a whole number from 1 to 6 (got 0) [item 0]",
 		],
-		['furnitureTryOn', { imageUrl: PHOTO }, 'Furniture List (JSON) is required [item 0]'],
+		['furnitureTryOn', { imageUrl: PHOTO }, "'Furniture List (JSON)' is required [item 0]"],
 		[
 			'furnitureTryOn',
 			{ imageUrl: PHOTO, furnitureList: '[]' },
-			'Furniture List (JSON) is required [item 0]',
+			"'Furniture List (JSON)' is required [item 0]",
 		],
 		[
 			'furnitureTryOn',
@@ -166,27 +170,27 @@ describe('refused before anything is sent or charged', () => {
 				imageUrl: PHOTO,
 				furnitureList: JSON.stringify(Array.from({ length: 7 }, (_, i) => ({ id: i }))),
 			},
-			'Furniture List (JSON) must be a list of 1 to 6 items (got 7 items) [item 0]',
+			"'Furniture List (JSON)' must be a list of 1 to 6 items (got 7 items) [item 0]",
 		],
 		[
 			'furnitureTryOn',
 			{ imageUrl: PHOTO, furnitureList: '{"id":1}' },
-			'Furniture List (JSON) must be a list of 1 to 6 items (got object) [item 0]',
+			"'Furniture List (JSON)' must be a list of 1 to 6 items (got object) [item 0]",
 		],
 		[
 			'furnitureTryOn',
 			{ imageUrl: PHOTO, furnitureList: '[{"id":1},"sofa"]' },
-			'Furniture List (JSON) #2 must be an object [item 0]',
+			"'Furniture List (JSON)' #2 must be an object [item 0]",
 		],
 		[
 			'furnitureTryOn',
 			{ imageUrl: PHOTO, furnitureList: '[{"id":1}' },
-			/^Furniture List \(JSON\) is not valid JSON/,
+			/^'Furniture List \(JSON\)' is not valid JSON/,
 		],
 		[
 			'smartReplace',
 			{ imageUrl: PHOTO, extraBody: '{"imageUrl":"https://x.example.com/b.jpg"}' },
-			/^Extra Body Fields \(JSON\) sets "imageUrl", which the node has as a field of its own/,
+			/^'Extra Body Fields \(JSON\)' sets "imageUrl", which the node has as a field of its own/,
 		],
 	])('%s %j: %s', async (resource, parameters, message) => {
 		const { error, items } = await create(resource, parameters);

@@ -603,7 +603,7 @@ describe('error copy (n8n UX guidelines, "Errors")', () => {
 	test('a message that says what happened, ends with its item, and a description of what to do', () => {
 		expect(
 			errorCopyProblems({
-				message: 'Image URL must be an absolute http(s) URL (got "not a url") [item 2]',
+				message: '\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 2]',
 				description: 'Give the full public address of the image.',
 				itemIndex: 2,
 			}),
@@ -612,11 +612,11 @@ describe('error copy (n8n UX guidelines, "Errors")', () => {
 
 	test('a message without its item, or with the wrong one', () => {
 		const description = 'Fix the field.';
-		expect(errorCopyProblems({ message: 'Prompt is empty', description, itemIndex: 0 })).toEqual([
+		expect(errorCopyProblems({ message: "'Prompt' is empty", description, itemIndex: 0 })).toEqual([
 			'the message does not end with [item 0]',
 		]);
 		expect(
-			errorCopyProblems({ message: 'Prompt is empty [item 1]', description, itemIndex: 0 }),
+			errorCopyProblems({ message: "'Prompt' is empty [item 1]", description, itemIndex: 0 }),
 		).toEqual(['the message does not end with [item 0]']);
 		// Outside an item (an option list the editor loads) there is none to name.
 		expect(errorCopyProblems({ message: 'The list did not load', description })).toEqual([]);
@@ -642,12 +642,12 @@ describe('error copy (n8n UX guidelines, "Errors")', () => {
 	});
 
 	test('no description, or one that says "error"', () => {
-		expect(errorCopyProblems({ message: 'Prompt is empty [item 0]', itemIndex: 0 })).toEqual([
+		expect(errorCopyProblems({ message: "'Prompt' is empty [item 0]", itemIndex: 0 })).toEqual([
 			'there is no description of what to do',
 		]);
 		expect(
 			errorCopyProblems({
-				message: 'Prompt is empty [item 0]',
+				message: "'Prompt' is empty [item 0]",
 				description: 'Correct the error.',
 				itemIndex: 0,
 			}),

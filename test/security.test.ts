@@ -179,7 +179,7 @@ describe("a result's own address is kept whole", () => {
 
 describe('names like __proto__ are plain names', () => {
 	test.each(['__proto__', 'toString', 'constructor', 'hasOwnProperty'])(
-		'a Mask Binary Property named %s is a plain "not on the item"',
+		'a Mask Input Binary Field named %s is a plain "not on the item"',
 		async (property) => {
 			const { error } = await runNode({
 				node: 'objectRemover',
@@ -191,7 +191,7 @@ describe('names like __proto__ are plain names', () => {
 			});
 
 			expect(error?.message).toBe(
-				`Mask Binary Property "${property}" is not on the item (it has no binary data) [item 0]`,
+				`'Mask Input Binary Field' "${property}" is not on the item (it has no binary data) [item 0]`,
 			);
 			expect(recorded).toHaveLength(0);
 		},

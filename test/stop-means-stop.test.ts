@@ -6,10 +6,17 @@
  * later batches, an item finishes storing a copy or reading a file). Judged by what reached the
  * service after the press, in n8n's engine, with the node's waits on the fake clock.
  */
-import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import type { Readable } from 'node:stream';
 
 import type { RunOptions } from '../dev/harness/engine';
+import { executionStopSignal } from '../nodes/shared/basics/cancellation';
+import { clock } from '../nodes/shared/basics/clock';
 import { OR, PE, api, created, recorded, taskResponse, type ApiPaths } from './helpers/api';
 import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
@@ -42,7 +49,6 @@ async function photoItems(count: number, location?: FileLocation): Promise<INode
 function removeFromFiles(items: INodeExecutionData[], options: IDataObject = {}): RunOptions {
 	return {
 		node: 'objectRemover',
-		typeVersion: 1.1,
 		restApiUrl: REST,
 		parameters: { ...fromFile('objectRemover'), options },
 		items,
@@ -83,7 +89,7 @@ async function runUntilEnd(run: StartedRun, atStop: () => number | undefined) {
 /** Every emitted item is an error that names Stop, and none names a task. */
 function expectEveryItemStopped(items: INodeExecutionData[]) {
 	for (const item of items) {
-		expect(String(item.json.error)).toMatch(/stopped/i);
+		expect(String(item.json.error)).toMatch(/^Execution stopped before this item sent anything/);
 		expect(item.json.id).toBeUndefined();
 	}
 }
@@ -193,5 +199,56 @@ describe("Stop between n8n's batches", () => {
 		for (const item of result.items.slice(1)) {
 			expect(item.json.error).toMatch(/^Execution stopped before this item sent anything/);
 		}
+	});
+});
+
+describe('how long an execution is remembered as stopped', () => {
+	/** What the node sees of one execution of n8n: its id and its finish notice. */
+	function execution(id: string) {
+		const onFinish: Array<() => void> = [];
+		const ctx = {
+			getExecutionId: () => id,
+			onExecutionFinish: (handler: () => void) => onFinish.push(handler),
+			getExecutionCancelSignal: () => undefined,
+		} as unknown as IExecuteSingleFunctions;
+		return { ctx, stop: () => onFinish.splice(0).forEach((handler) => handler()) };
+	}
+	const HOUR = 60 * 60_000;
+	let now = 1_000_000;
+	beforeEach(() => jest.spyOn(clock, 'now').mockImplementation(() => now));
+	afterEach(() => jest.restoreAllMocks());
+
+	test('a call long after Stop still finds it stopped, as long as calls keep coming', () => {
+		const run = execution('exec-late-calls');
+		executionStopSignal(run.ctx);
+		run.stop();
+		for (let day = 0; day < 5; day++) {
+			now += 20 * HOUR;
+			expect(executionStopSignal(run.ctx).aborted).toBe(true);
+		}
+	});
+
+	test('it is forgotten once nothing of it has called in for days', () => {
+		const run = execution('exec-quiet');
+		executionStopSignal(run.ctx);
+		run.stop();
+		now += 3 * 24 * HOUR;
+		// Meanwhile other executions ran and ended.
+		const other = execution('exec-other');
+		executionStopSignal(other.ctx);
+		other.stop();
+		expect(executionStopSignal(run.ctx).aborted).toBe(false);
+	});
+
+	test('what it remembers is bounded: after many more executions end, the first is forgotten', () => {
+		const first = execution('exec-first-of-many');
+		executionStopSignal(first.ctx);
+		first.stop();
+		for (let index = 0; index < 20_000; index++) {
+			const other = execution(`exec-many-${index}`);
+			executionStopSignal(other.ctx);
+			other.stop();
+		}
+		expect(executionStopSignal(first.ctx).aborted).toBe(false);
 	});
 });

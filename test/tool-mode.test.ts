@@ -264,7 +264,7 @@ describe('as a tool for an AI agent', () => {
 
 		expect(recorded).toEqual([]);
 		expect(error?.message).toBe(
-			'Prompt is required with the Base model. Write what to change, or choose Flash or Pro. [item 0]',
+			"'Prompt' is required with the Base model. Write what to change, or choose Flash or Pro. [item 0]",
 		);
 	});
 });

@@ -102,24 +102,24 @@ describe('options are checked before the create, and no option floods the servic
 		[
 			'Timeout from a missing field (NaN)',
 			{ timeout: '={{ $json.minutes * 60 }}' },
-			/^Timeout \(Seconds\) .*\[item 0\]$/,
+			/^'Timeout \(Seconds\)' .*\[item 0\]$/,
 		],
-		['Timeout 0', { timeout: 0 }, /^Timeout \(Seconds\) .*\[item 0\]$/],
-		['Timeout below zero', { timeout: -5 }, /^Timeout \(Seconds\) .*\[item 0\]$/],
+		['Timeout 0', { timeout: 0 }, /^'Timeout \(Seconds\)' .*\[item 0\]$/],
+		['Timeout below zero', { timeout: -5 }, /^'Timeout \(Seconds\)' .*\[item 0\]$/],
 		[
 			'Poll Interval from a missing field',
 			{ pollInterval: '={{ $json.nothing * 1 }}' },
-			/^Poll Interval \(Seconds\) .*\[item 0\]$/,
+			/^'Poll Interval \(Seconds\)' .*\[item 0\]$/,
 		],
 		[
 			'Max Requests per Second 0',
 			{ maxRequestsPerSecond: 0 },
-			/^Max Requests per Second .*\[item 0\]$/,
+			/^'Max Requests per Second' .*\[item 0\]$/,
 		],
 		[
 			'Max Requests per Second not a number',
 			{ maxRequestsPerSecond: '={{ "many" }}' },
-			/^Max Requests per Second .*\[item 0\]$/,
+			/^'Max Requests per Second' .*\[item 0\]$/,
 		],
 	])('%s is a field error and nothing is sent', async (_name, options, message) => {
 		const { error } = await runNode({ node: 'photoEnhancer', parameters: enhance({ options }) });
@@ -243,7 +243,7 @@ describe('what a task cost, and timeouts', () => {
 		});
 	});
 
-	test('On Timeout "Output the Last Status" emits the task as last seen, to finish later', async () => {
+	test('\'On Timeout\' "Output the Last Status" emits the task as last seen, to finish later', async () => {
 		serveTask(PE, '70', { ...running(80), times: 10 });
 
 		const { items, error } = await runNode({

@@ -29,6 +29,7 @@ import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-work
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
 import { errorCopyProblems, type ErrorCopy } from '../../scripts/review-rules/error-copy';
+import { quotedField } from '../../nodes/shared/basics/validation';
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';
@@ -327,6 +328,10 @@ function holdErrorsToCopyRules(result: RunResult, nodeType: INodeType): void {
 		const labels = displayNames(nodeType.description.properties);
 		if (field && !labels.some((label) => field === label || field.startsWith(`${label} `)))
 			found.push(`the node: the field "${field}" is no label of the node's panel`);
+		if (field && !error.message.includes(quotedField(field)))
+			found.push(
+				`the node: the message does not name its field in single quotes, ${quotedField(field)}`,
+			);
 	}
 	for (const item of [...result.items, ...result.errorItems]) {
 		const { error: message, details } = item.json as { error?: unknown; details?: IDataObject };

@@ -649,7 +649,7 @@ describe('Continue on Fail on the service', () => {
 		const failed = tasks.find((task) => task.status === 'Failed')!;
 		expect(items[0].json).toMatchObject({ id: done.id, status: 'Success', creditsCharged: 10 });
 		expect(items[1].json).toEqual({
-			error: 'Image URL must be an absolute http(s) URL (got "file:///etc/passwd") [item 1]',
+			error: '\'Image URL\' must be an absolute http(s) URL (got "file:///etc/passwd") [item 1]',
 			details: { description: expect.any(String) },
 		});
 		expect(items[2].json.error).toBe(

@@ -251,7 +251,7 @@ async function untilDone(id: string): Promise<void> {
 	throw new Error(`task ${id} did not finish`);
 }
 
-describe('Wait for Completion off, then Get Result later', () => {
+describe("'Wait for Completion' off, then Get Result later", () => {
 	test.each<[NodeName, Record<string, unknown>, number, { width: number; height: number }]>([
 		[
 			'photoEnhancer',
@@ -473,7 +473,7 @@ describe('several items in one run', () => {
 			expect.stringMatching(
 				/^Ideal House Object Remover task \d+ ended with status "Failed": its 1 credit was refunded automatically \[item 1\]$/,
 			),
-			'Image URL must be an absolute http(s) URL (got "not a url") [item 2]',
+			'\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 2]',
 			expect.stringContaining('code 1011, a request parameter is missing or not valid'),
 		]);
 		// (The invalid item's link is not checked: n8n's routing drops it for a preSend error; reported.)

@@ -35,8 +35,8 @@ export const ai3d: Resource = {
 		if (body.imageUrl === undefined && body.prompt === undefined) {
 			throw fieldError(
 				this,
-				'Image URL or Prompt',
-				'is required: give an image URL, a prompt, or both',
+				'Image URL',
+				"and 'Prompt' are both empty: give an image URL, a prompt, or both",
 				'The service needs at least one of them to know what to model.',
 			);
 		}

@@ -145,7 +145,7 @@ function maskFromBase64(
 			ctx,
 			'Mask (Base64)',
 			'is not valid base64',
-			`Paste the mask image's bytes as base64 (a data:image/png;base64, prefix may stay), or choose another Mask Source. ${NOTHING_SENT}`,
+			`Paste the mask image's bytes as base64 (a data:image/png;base64, prefix may stay), or choose another 'Mask Source'. ${NOTHING_SENT}`,
 		);
 	}
 	const mask = checkImageBytes(ctx, Buffer.from(text, 'base64'), maskImage('Mask (Base64)'));
@@ -164,7 +164,7 @@ async function maskFromBinary(
 	photo: SizedImage | undefined,
 ): Promise<string> {
 	const property = parameters.text('maskBinaryProperty', 'data');
-	const image = maskImage('Mask Binary Property');
+	const image = maskImage('Mask Input Binary Field');
 	const mask = await readImageFile(ctx, property, image);
 	requireMaskOfPhotoSize(ctx, mask, photo, MASK_RULES);
 	return await imageBase64(ctx, mask, image);

@@ -119,7 +119,7 @@ function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (typeof value !== 'string') {
 		throw fieldError(
 			ctx,
-			'Preset',
+			'Preset Name or ID',
 			`must be a preset ID or name, not ${typeof value}`,
 			`Choose a preset from the list, or give its ID or name as text. ${NOTHING_SENT}`,
 		);
@@ -130,14 +130,14 @@ function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (lookup.reason === 'ambiguous') {
 		throw fieldError(
 			ctx,
-			'Preset',
+			'Preset Name or ID',
 			`"${bounded(value, 100)}" matches several presets: ${listed}`,
 			'Give the full name (Category: Name) or the ID of the one you mean.',
 		);
 	}
 	throw fieldError(
 		ctx,
-		'Preset',
+		'Preset Name or ID',
 		`"${bounded(value, 100)}" is not a known preset${listed ? `. Close matches: ${listed}` : ''}`,
 		'Pick a preset from the list, or give its ID (e.g. sky-replacement-sunset-sky) or its name (e.g. "Sky Replacement: Sunset Sky").',
 	);
@@ -186,8 +186,8 @@ export async function checkEnhanceBody(
 	if (!body.presetId && !body.prompt) {
 		throw fieldError(
 			this,
-			'Preset or Prompt',
-			'is required: choose a preset, write a prompt, or both',
+			'Preset Name or ID',
+			"and 'Prompt' are both empty: choose a preset, write a prompt, or both",
 			'The service needs at least one of them to know what to do with the photo.',
 		);
 	}

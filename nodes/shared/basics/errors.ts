@@ -86,7 +86,10 @@ export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown):
 	return new IdealHouseItemError(
 		ctx.getNode(),
 		named ? `This item ended unexpectedly [item ${itemIndex}]` : cause,
-		{ itemIndex, ...(named && { description: cause.message }) },
+		{
+			itemIndex,
+			description: `${named ? `It ended with: ${cause.message}. ` : ''}This came from outside the node's own checks; if it keeps happening, report it with these words.`,
+		},
 		{ kind: 'maybeActed' },
 	);
 }

@@ -58,8 +58,12 @@ interface Entry<T> {
 	ended: boolean;
 }
 
+/** How often a store looks for entries to drop: a walk of all of them, so not at every call. */
+const SWEEP_EVERY_MS = 60_000;
+
 export class PerExecution<T> {
 	private readonly entries = new Map<string, Entry<T>>();
+	private lastSweep = -Infinity;
 
 	/**
 	 * @param idleMs after this long unused, an entry goes at the next sweep; never shorter than
@@ -78,12 +82,8 @@ export class PerExecution<T> {
 	get(ctx: ExecutionOf, key: string, create: () => T): T {
 		const executionId = String(ctx.getExecutionId());
 		const id = `${executionId}|${key}`;
-		const known = this.entries.get(id);
-		if (known) {
-			known.lastUsed = clock.now();
-			if (known.ended) hasEnded(executionId);
-			return known.value;
-		}
+		const known = this.live(id);
+		if (known) return known.value;
 		this.sweep();
 		const value = create();
 		if (hasEnded(executionId)) {
@@ -105,11 +105,19 @@ export class PerExecution<T> {
 
 	/** The execution's entry under `key`, if one was made. */
 	peek(ctx: ExecutionOf, key: string): T | undefined {
-		const entry = this.entries.get(`${String(ctx.getExecutionId())}|${key}`);
+		return this.live(`${String(ctx.getExecutionId())}|${key}`)?.value;
+	}
+
+	/** The entry under `id`, unless its execution's end has been forgotten (then it goes too). */
+	private live(id: string): Entry<T> | undefined {
+		const entry = this.entries.get(id);
 		if (!entry) return undefined;
+		if (entry.ended && !hasEnded(entry.executionId)) {
+			this.entries.delete(id);
+			return undefined;
+		}
 		entry.lastUsed = clock.now();
-		if (entry.ended) hasEnded(entry.executionId);
-		return entry.value;
+		return entry;
 	}
 
 	private keep(id: string, value: T, executionId: string, isEnded: boolean): Entry<T> {
@@ -121,6 +129,8 @@ export class PerExecution<T> {
 	/** Drops what nobody used for the idle time, and what an ended execution's lost mark leaves. */
 	private sweep(): void {
 		const now = clock.now();
+		if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+		this.lastSweep = now;
 		for (const [id, entry] of this.entries) {
 			const gone = entry.ended ? !ended.has(entry.executionId) : now - entry.lastUsed > this.idleMs;
 			if (!gone) continue;
@@ -128,9 +138,4 @@ export class PerExecution<T> {
 			if (!entry.ended) this.onDrop?.(entry.value, 'idle');
 		}
 	}
-}
-
-/** Whether n8n has said that the context's execution ended (finished, or stopped by the user). */
-export function executionEnded(ctx: ExecutionOf): boolean {
-	return hasEnded(String(ctx.getExecutionId()));
 }

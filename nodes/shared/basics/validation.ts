@@ -20,12 +20,22 @@ export function fieldError(
 	const itemIndex = ctx.getItemIndex();
 	const error = new IdealHouseItemError(
 		ctx.getNode(),
-		`${field} ${problem} [item ${itemIndex}]`,
+		`${quotedField(field)} ${problem} [item ${itemIndex}]`,
 		{ itemIndex, description },
 		{ kind: 'neverSent' },
 	);
 	error.field = field;
 	return error;
+}
+
+/**
+ * A field's label as copy names it, in single quotes; what follows the label (a file's name in
+ * double quotes, an entry's number) stays outside: `'Input Binary Field' "photo"`, `'Image URLs' #2`.
+ */
+export function quotedField(field: string): string {
+	if (field.startsWith("'")) return field;
+	const [, label, after] = /^(.+?)((?: "[^"]*"| #\d+)*)$/s.exec(field) ?? [field, field, ''];
+	return `'${label}'${after}`;
 }
 
 export function isHttpUrl(value: string): boolean {

@@ -6,7 +6,7 @@ import type { Resource } from './resource';
 
 /**
  * Image Source is placed by a `hide` rule (Get Result, and on a node of several resources those
- * without a photo), so that it shows on every create whose API takes one; Image Binary Property
+ * without a photo), so that it shows on every create whose API takes one; Input Binary Field
  * and the URL fields it switches are shown by `show` rules of their own.
  */
 

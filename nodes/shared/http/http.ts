@@ -17,10 +17,17 @@ import { untilAborted } from '../basics/clock';
 export const NO_REDIRECTS = { disableFollowRedirect: true } as const;
 
 /**
- * The code of a failure a credential raises instead of sending its secret (a key over plain http
- * to another machine): the request never left n8n.
+ * The failure a credential raises instead of sending its secret (a key over plain http to another
+ * machine): the request never left n8n. Marked by a property of its own, not a `code`: n8n's
+ * credential test shows an error's code in place of its message.
  */
-export const SECRET_NOT_SENT = 'ERR_SECRET_NOT_SENT';
+export function secretNotSent(message: string): Error {
+	return Object.assign(new Error(message), { secretNotSent: true });
+}
+
+export function isSecretNotSent(error: unknown): boolean {
+	return (error as { secretNotSent?: unknown } | null)?.secretNotSent === true;
+}
 
 export interface RequestLimits {
 	timeoutMs: number;

@@ -1,13 +1,13 @@
-import type { Outcome } from '../basics/outcome';
+import type { Retry } from '../basics/outcome';
 import { redact } from '../basics/redact';
-import { SECRET_NOT_SENT } from './http';
+import { isSecretNotSent } from './http';
 
 /**
- * How a request failed on the way, whoever it went to: no answer came back. What each kind proves
- * about the request is its outcome (`NETWORK_FAILURES`); the codes below decide the kind.
+ * How a request failed on the way, whoever it went to: no answer came back. The codes below decide
+ * the kind; what each kind proves about a request to Ideal House is its row in `SERVICE_FAILURES`.
  */
 export type NetworkFailure =
-	/** The credential would not send its secret there (`SECRET_NOT_SENT`): nothing left n8n. */
+	/** The credential would not send its secret there (`secretNotSent`): nothing left n8n. */
 	| 'secretNotSent'
 	/** Never connected: refused, an unknown host, no route. Nothing was sent. */
 	| 'noConnection'
@@ -26,6 +26,7 @@ const NO_CONNECTION = new Set([
 	'EAI_AGAIN',
 	'EHOSTUNREACH',
 	'ENETUNREACH',
+	'EADDRNOTAVAIL',
 ]);
 const CONNECTION_CUT = new Set([
 	'ECONNRESET',
@@ -44,7 +45,6 @@ const TLS_HANDSHAKE =
 const NOT_HTTP = /^HPE_/;
 
 function kindOfCode(code: string): NetworkFailure | undefined {
-	if (code === SECRET_NOT_SENT) return 'secretNotSent';
 	if (NO_CONNECTION.has(code)) return 'noConnection';
 	if (CONNECTION_CUT.has(code)) return 'connectionCut';
 	if (TLS_HANDSHAKE.test(code)) return 'tlsHandshake';
@@ -52,53 +52,74 @@ function kindOfCode(code: string): NetworkFailure | undefined {
 	return undefined;
 }
 
-/** What a failure on the way proves, and whether the same request again may well succeed. */
-export const NETWORK_FAILURES: Record<
-	NetworkFailure,
-	{ outcome: Outcome['kind']; passing: boolean }
-> = {
-	secretNotSent: { outcome: 'neverSent', passing: false },
-	noConnection: { outcome: 'neverSent', passing: true },
-	tlsHandshake: { outcome: 'neverSent', passing: false },
-	connectionCut: { outcome: 'maybeActed', passing: true },
-	notHttp: { outcome: 'maybeActed', passing: true },
-	unknown: { outcome: 'maybeActed', passing: false },
+/** Whether the same request again may well succeed after a failure of this kind. */
+const PASSING: Record<NetworkFailure, boolean> = {
+	secretNotSent: false,
+	noConnection: true,
+	tlsHandshake: false,
+	connectionCut: true,
+	notHttp: true,
+	unknown: false,
 };
 
-/** A failed request's kind, and the code that says so (none for `unknown`). */
+/**
+ * A failed request's kind, and the code that says so (none for `unknown`). A `code` of the error
+ * or its causes decides; failing that, a code its words name ("read ECONNRESET"), which only ever
+ * makes it a failure after the request may have been written: words alone never prove that
+ * nothing was sent.
+ */
 export function networkFailure(error: unknown): { kind: NetworkFailure; code?: string } {
-	let found: { kind: NetworkFailure; code: string } | undefined;
-	codeInChain(error, (code) => {
-		const kind = kindOfCode(code);
-		if (kind) found = { kind, code };
-		return kind !== undefined;
-	});
-	return found ?? { kind: 'unknown' };
+	for (const link of causeChain(error)) {
+		if (isSecretNotSent(link)) return { kind: 'secretNotSent' };
+		const code = (link as { code?: unknown }).code;
+		const kind = typeof code === 'string' ? kindOfCode(code) : undefined;
+		if (kind) return { kind, code: code as string };
+	}
+	for (const words of wordsOf(error)) {
+		for (const [code] of words.matchAll(/\b[A-Z][A-Z0-9_]{3,}\b/g)) {
+			const kind = kindOfCode(code);
+			if (kind === 'connectionCut' || kind === 'notHttp') return { kind, code };
+		}
+	}
+	return { kind: 'unknown' };
 }
 
-/** The first `code` of the error or of its causes that `accept` takes. */
-export function codeInChain(error: unknown, accept: (code: string) => boolean): string | undefined {
+/** The error and its causes, outermost first (n8n wraps a helper's failure in its own error). */
+function causeChain(error: unknown): object[] {
+	const chain: object[] = [];
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && accept(code)) return code;
+		chain.push(current);
 		current = (current as { cause?: unknown }).cause;
 	}
-	return undefined;
-}
-
-/** What a request that failed on the way came to. */
-export function networkOutcome(failure: { kind: NetworkFailure; code?: string }): Outcome {
-	const row = NETWORK_FAILURES[failure.kind];
-	const outcome = { kind: row.outcome } as Outcome;
-	if (row.passing) outcome.retry = { reason: failure.code ?? failure.kind };
-	return outcome;
+	return chain;
 }
 
 /**
- * A failed request's own message, with the secrets cleared: the helper's error also carries the
- * request's configuration, headers included, so nothing else of it is kept.
+ * Every message along the chain, innermost first: the failure's own words come before n8n's
+ * rewording of them (`messages` keeps what n8n replaced).
+ */
+function wordsOf(error: unknown): string[] {
+	const words: string[] = [];
+	for (const link of causeChain(error).reverse()) {
+		const { message, messages } = link as { message?: unknown; messages?: unknown };
+		if (Array.isArray(messages)) words.push(...messages.filter((m) => typeof m === 'string'));
+		if (typeof message === 'string') words.push(message);
+	}
+	if (words.length === 0) words.push(String(error));
+	return words;
+}
+
+/** The passing fault a failure on the way is, if the same request again may well succeed. */
+export function networkRetry(failure: { kind: NetworkFailure; code?: string }): Retry | undefined {
+	return PASSING[failure.kind] ? { reason: failure.code ?? failure.kind } : undefined;
+}
+
+/**
+ * A failed request's own words, with the secrets cleared: the innermost message, not n8n's
+ * rewording of it (which may advise retrying), and nothing else of the error, whose request
+ * configuration holds the headers.
  */
 export function failureText(error: unknown, secrets: readonly string[]): string {
-	return redact(String((error as Error)?.message ?? error), secrets);
+	return redact(wordsOf(error)[0], secrets);
 }

@@ -156,7 +156,7 @@ function stoppedBeforeSendingAgain(
 		'Execution stopped before the request was sent again',
 		operation === 'create'
 			? `Nothing was created for this item: the last attempt was refused (${last.outcome.retry?.reason}).`
-			: undefined,
+			: 'Nothing was changed: run Get Result again later.',
 		final(last.outcome),
 	);
 }
@@ -170,7 +170,7 @@ function rateLimited(
 ): IdealHouseApiError {
 	const todo =
 		operation === 'create'
-			? 'Nothing was created or charged for this item: run it again later, or lower Max Requests per Second or the batch size.'
+			? "Nothing was created or charged for this item: run it again later, or lower 'Max Requests per Second' or the batch size."
 			: 'Nothing was changed: run Get Result for this task again later; the task itself is not affected.';
 	return new IdealHouseApiError(
 		ctx.getNode(),

@@ -103,11 +103,11 @@ function overLimit(
 	const itemIndex = ctx.getItemIndex();
 	return new IdealHouseItemError(
 		ctx.getNode(),
-		`Credit Limit of ${creditsText(limit)} reached: this node has already spent ${creditsText(spent)} in this execution, and this item would cost ${creditsText(credits)} [item ${itemIndex}]`,
+		`'Credit Limit' of ${creditsText(limit)} reached: this node has already spent ${creditsText(spent)} in this execution, and this item would cost ${creditsText(credits)} [item ${itemIndex}]`,
 		{
 			itemIndex,
 			description:
-				'Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise Credit Limit under Options, or run this item in a later execution.',
+				"Nothing was sent or charged for this item. A task counts from its creation (tasks still being created count too) and comes back to the limit when it ends Failed. Raise 'Credit Limit' under 'Options', or run this item in a later execution.",
 		},
 		{ kind: 'neverSent' },
 	);
@@ -117,11 +117,11 @@ function unknownPrice(ctx: IExecuteSingleFunctions, api: IdealHouseApi): IdealHo
 	const itemIndex = ctx.getItemIndex();
 	return new IdealHouseItemError(
 		ctx.getNode(),
-		`Credit Limit cannot be kept for the "${api.name}" API: its price is not known, so this item cannot be counted against the limit [item ${itemIndex}]`,
+		`'Credit Limit' cannot be kept for the "${api.name}" API: its price is not known, so this item cannot be counted against the limit [item ${itemIndex}]`,
 		{
 			itemIndex,
 			description:
-				'Nothing was sent or charged for this item. To call an API whose price Ideal House does not publish, set Credit Limit to 0 (no limit) on this node.',
+				"Nothing was sent or charged for this item. To call an API whose price Ideal House does not publish, set 'Credit Limit' to 0 (no limit) on this node.",
 		},
 		{ kind: 'neverSent' },
 	);

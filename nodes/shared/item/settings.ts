@@ -284,7 +284,7 @@ function downloadSettings(ctx: IExecuteSingleFunctions, read: SettingsReader): D
 	if (result && property === '__proto__') {
 		throw fieldError(
 			ctx,
-			'Put Result in Field',
+			'Put Output File in Field',
 			'cannot be "__proto__"',
 			`Choose another name, such as data. ${NOTHING_SENT}`,
 		);
@@ -376,7 +376,7 @@ function timeoutWithinLink(read: SettingsReader, timeout: number): void {
 	read.refuseField(
 		'Timeout (Seconds)',
 		`is ${timeout} s, longer than the link to a photo file can last (at most ${longest} s)`,
-		`Set a Timeout of at most ${longest} s (${Math.floor(longest / 86400)} days), or give the photo as a URL. ${NOTHING_SENT}`,
+		`Set 'Timeout (Seconds)' to at most ${longest} s (${Math.floor(longest / 86400)} days), or give the photo as a URL. ${NOTHING_SENT}`,
 	);
 }
 
@@ -392,13 +392,9 @@ function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource
 		.split(',')
 		.map((name) => name.trim())
 		.filter(Boolean);
-	const field = 'Image Binary Property';
+	const field = 'Input Binary Field';
 	if (properties.length === 0) {
-		read.refuseField(
-			field,
-			'is empty',
-			'Name the binary property that holds the photo (e.g. data).',
-		);
+		read.refuseField(field, 'is empty', 'Name the binary field that holds the photo (e.g. data).');
 	}
 	if (properties.length > 1 && !rule.several) {
 		read.refuseField(

@@ -130,7 +130,7 @@ export async function waitForTask(
 				`Task ${taskId} did not finish within ${timeoutSeconds} s (${describe(last)})`,
 				{
 					itemIndex: this.getItemIndex(),
-					description: `The task was created and paid for and may still finish. Fetch it later with the Get Result operation and task ID ${taskId}, or raise the Timeout option.`,
+					description: `The task was created and paid for and may still finish. Fetch it later with the Get Result operation and task ID ${taskId}, or raise the 'Timeout (Seconds)' option.`,
 				},
 				{ kind: 'created', taskId },
 			);

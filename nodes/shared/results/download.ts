@@ -16,7 +16,7 @@ import { secretsOf } from '../catalog/api';
 import type { ResultFiles } from '../catalog/catalog';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
 import { guardedRequest, sendGuarded } from '../http/http';
-import { failureText, networkFailure, networkOutcome, type NetworkFailure } from '../http/network';
+import { failureText, networkFailure, networkRetry, type NetworkFailure } from '../http/network';
 import { retryAfterMs } from '../http/responses';
 
 /** The parts of Node's Readable used here (nodes may not import node:stream). */
@@ -242,7 +242,7 @@ export function downloadStopped(ctx: IExecuteSingleFunctions, taskId: string): I
 	return stoppedError(
 		ctx,
 		`Execution stopped while downloading the result of task ${taskId}`,
-		undefined,
+		`The task is done and paid for: fetch its result later with the Get Result operation and task ID ${taskId}.`,
 		{ kind: 'created', taskId },
 	);
 }
@@ -302,7 +302,7 @@ export async function downloadResultFile(
 				failure.kind !== 'unknown' || rewrittenByN8n(said)
 					? FILE_HOST_FAILURES[failure.kind]
 					: `${FILE_HOST_FAILURES.unknown}: ${said}`;
-			return downloadError(ctx, taskId, reason, networkOutcome(failure).retry);
+			return downloadError(ctx, taskId, reason, networkRetry(failure));
 		};
 		let response: IN8nHttpFullResponse;
 		try {

@@ -30,7 +30,7 @@ export interface ImageFile extends SizedImage {
 
 /** Where an image comes from and what the API asks of it, as its messages say them. */
 export interface ImageField {
-	/** The field that names the image: `Image Binary Property`, `Mask (Base64)`. */
+	/** The field that names the image: `Input Binary Field`, `Mask (Base64)`. */
 	field: string;
 	/** What the file is, for the hint when the item does not have it: `the photo`. */
 	holds: string;
@@ -169,7 +169,7 @@ export async function readImageFile(
 			ctx,
 			label,
 			`is not on the item (${available.length ? `it has: ${available.join(', ')}` : 'it has no binary data'})`,
-			`Name the binary property that holds ${image.holds}, as the previous node output it (a form upload uses the field name, Google Drive and HTTP Request use "data").`,
+			`Name the binary field that holds ${image.holds}, as the previous node output it (a form upload uses the field name, Google Drive and HTTP Request use "data").`,
 		);
 	}
 	const file = await measure(ctx, property, label);

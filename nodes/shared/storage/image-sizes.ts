@@ -11,7 +11,7 @@ import { fieldError } from '../basics/validation';
 
 /** A checked image: its width and height, and the field that gave it as messages name it. */
 export interface SizedImage {
-	/** `Mask (Base64)`, `Image Binary Property "photo"`. */
+	/** `Mask (Base64)`, `Input Binary Field "photo"`. */
 	label: string;
 	width: number;
 	height: number;

@@ -46,7 +46,7 @@ const PRIVATE_N8N_RECIPE =
 	'https://github.com/ideal-house/n8n-nodes-ideal-house/blob/main/docs/photos-without-public-n8n.md';
 
 /** The way left when n8n cannot hand the service a link: the photo at a URL of the user's own. */
-const OR_URL = `or give the photo as a URL (Image Source = URL); to give a file that way from your own S3 bucket, see ${PRIVATE_N8N_RECIPE}`;
+const OR_URL = `or give the photo as a URL ('Image Source' = URL); to give a file that way from your own S3 bucket, see ${PRIVATE_N8N_RECIPE}`;
 
 /** Where n8n serves its signed links, as the links name it: never with a token. */
 interface N8nAddress {
@@ -112,7 +112,7 @@ function assertExecutionKept(ctx: IExecuteSingleFunctions): void {
 	throw refusal(
 		ctx,
 		'This workflow does not save its executions, so n8n deletes the photo as soon as the run ends, while the task this item may leave running still has to fetch it',
-		`Keep Wait for Completion on with On Timeout = Fail, or set the workflow's Settings to save successful and failed production executions, ${OR_URL}. ${NOTHING_SENT}`,
+		`Keep 'Wait for Completion' on with 'On Timeout' = Fail, or set the workflow's Settings to save successful and failed production executions, ${OR_URL}. ${NOTHING_SENT}`,
 	);
 }
 
@@ -264,17 +264,19 @@ export class PhotoLinks {
 	}
 
 	/**
-	 * An item whose task exists and did not finish (the Timeout, Stop while it waited) says until
-	 * when the service can still fetch its photo.
+	 * An item whose task exists and did not finish (the Timeout, Stop while it waited), or may
+	 * exist (a create whose answer was lost), says until when the service can still fetch its photo.
 	 */
 	noteOnLeftRunning(ctx: IExecuteSingleFunctions, failure: IdealHouseError): void {
-		if (!this.expiresAt || failure.outcome.kind !== 'created') return;
+		const { kind } = failure.outcome;
+		if (!this.expiresAt || (kind !== 'created' && kind !== 'maybeActed')) return;
+		const who = kind === 'created' ? 'Ideal House' : 'If the task was created, Ideal House';
 		const gone =
 			!this.lifetime.mayOutliveItem && !executionKept(ctx)
 				? ' This workflow does not save its executions, though: n8n deletes the photo as this run ends, so the task may not get it (a task that ends Failed is refunded).'
 				: '';
 		failure.description =
-			`${failure.description ?? ''} Ideal House can still fetch the photo from n8n until ${this.expiresAt}.${gone}`.trim();
+			`${failure.description ?? ''} ${who} can still fetch the photo from n8n until ${this.expiresAt}.${gone}`.trim();
 	}
 
 	/**

@@ -6,7 +6,7 @@ import { requireBracketsOfOneSize } from './image-sizes';
 
 export type PhotoFile = ImageFile;
 
-const FIELD = 'Image Binary Property';
+const FIELD = 'Input Binary Field';
 
 const PHOTO_RULES =
 	'The service takes JPEG, PNG and WebP photos of at most 20 MB. The file is judged by its bytes, not by its name or MIME type.';

@@ -3,7 +3,7 @@ import type { IDataObject, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { INTERNAL_ERROR, NOT_ENOUGH_CREDITS } from '../basics/api-codes';
 import type { IdealHouseApiError } from '../basics/errors';
 import { limits } from '../basics/limits';
-import { aboutTask, type Outcome, type Retry } from '../basics/outcome';
+import type { Retry } from '../basics/outcome';
 import { parseJsonKeepingLongs } from '../basics/long-ids';
 import { redact, withoutSecrets } from '../basics/redact';
 import { toTaskId } from '../catalog/task';
@@ -15,6 +15,7 @@ import {
 	pageError,
 	SERVICE_FAILURES,
 	type FailureContext,
+	type FailureFacts,
 } from './failures';
 
 /**
@@ -112,10 +113,10 @@ export interface EnvelopeReader {
 export type Asked = 'create' | { taskId: string };
 
 /**
- * Turns a full HTTP response into the envelope's `data`, or throws an error that says what
- * happened, with what the request came to (the rows of `SERVICE_FAILURES`): codes 1003, HTTP
- * 429/5xx and unreadable bodies are passing faults; HTTP 429, a redirect, a 4xx page and an error
- * code of the service's own were refused; code 9051 is "not enough credits" behind any status.
+ * Turns a full HTTP response into the envelope's `data`, or throws the error of the row of
+ * `SERVICE_FAILURES` the answer is: codes 1003, HTTP 429/5xx and unreadable bodies are passing
+ * faults; HTTP 429, a redirect, a 4xx page and an error code of the service's own were refused;
+ * code 9051 is "not enough credits" behind any status.
  */
 export function readEnvelope(
 	this: EnvelopeReader,
@@ -129,6 +130,7 @@ export function readEnvelope(
 		itemIndex: this.getItemIndex?.(),
 		httpCode: String(status),
 	};
+	const about = typeof asked === 'object' ? asked : undefined;
 	const text = withoutSecrets(bodyText(response.body), secrets);
 	const envelope = envelopeIn(text);
 	const notEnoughCredits = envelope?.code === NOT_ENOUGH_CREDITS;
@@ -136,13 +138,13 @@ export function readEnvelope(
 		asked === 'create' && envelope && envelope.code !== 0 && !notEnoughCredits
 			? toTaskId(envelope.data)
 			: undefined;
-	const about = (outcome: Outcome): Outcome =>
-		typeof asked === 'object' ? aboutTask(outcome, asked) : outcome;
-	if (envelope && namedTask !== undefined) {
-		throw mayHaveCreated(context, response, envelope, namedTask, secrets);
-	}
 	if (status >= 300 && status < 400) {
-		throw movedError(context, response, about({ kind: 'refused' }));
+		throw movedError(context, response, { about, taskId: namedTask });
+	}
+	if (envelope && namedTask !== undefined) {
+		throw codeError(context, 'taskNamed', envelope.code, redact(envelope.message, secrets), {
+			taskId: namedTask,
+		});
 	}
 	// A 429 was refused before the service acted; after a 5xx, it may have acted.
 	const statusFault: Retry | undefined =
@@ -152,16 +154,12 @@ export function readEnvelope(
 
 	if (!envelope) {
 		if (status >= 400) {
-			// A page that is not the service's: below 500, it turned the request away.
-			const outcome: Outcome = { kind: status < 500 ? 'refused' : 'maybeActed' };
-			if (statusFault) outcome.retry = statusFault;
-			throw pageError(context, redact(text, secrets, 2000), about(outcome));
+			throw pageError(context, redact(text, secrets, 2000), { about, retry: statusFault });
 		}
-		throw failureError(
-			context,
-			SERVICE_FAILURES.unreadableAnswer,
-			about({ kind: 'maybeActed', retry: { reason: 'unreadable response body' } }),
-		);
+		throw failureError(context, 'unreadableAnswer', {
+			about,
+			retry: { reason: 'unreadable response body' },
+		});
 	}
 
 	if (envelope.code !== 0 || status >= 400) {
@@ -175,40 +173,26 @@ export function readEnvelope(
 		const retry = notEnoughCredits ? undefined : (internalError ?? statusFault);
 		// Code 0 is the service's own "done", whatever status a gateway put around it.
 		const throttled = status === 429 && envelope.code !== 0;
-		const refused =
-			notEnoughCredits || isRefusal(status, envelope) || internalError !== undefined || throttled;
-		const outcome: Outcome = { kind: refused ? 'refused' : 'maybeActed', apiCode: envelope.code };
-		if (retry) outcome.retry = retry;
-		throw codeError(context, envelope.code, redact(envelope.message, secrets), about(outcome));
+		const refused = isRefusal(status, envelope) || internalError !== undefined || throttled;
+		const kind = refused ? 'serviceCode' : status >= 400 ? 'codeBehindHttpError' : 'taskNamed';
+		const taskId = kind === 'taskNamed' ? toTaskId(envelope.data) : undefined;
+		throw codeError(context, kind, envelope.code, redact(envelope.message, secrets), {
+			about,
+			retry,
+			taskId,
+		});
 	}
 	return envelope.data;
 }
 
 /**
- * An error answer to a create that still names a task: that task may exist and be paid for, so
- * the create is never sent again, and the error names the task (`details.id`).
+ * A 3xx: the request was not followed, so the key went nowhere but to the base URL. One whose
+ * envelope names a task says that the task may exist.
  */
-function mayHaveCreated(
-	context: FailureContext & { httpCode: string },
-	response: IN8nHttpFullResponse,
-	envelope: Envelope,
-	taskId: string,
-	secrets: readonly string[],
-): IdealHouseApiError {
-	const outcome: Outcome = { kind: 'maybeActed', apiCode: envelope.code, taskId };
-	const more = `The answer named task ${taskId}.`;
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		return movedError(context, response, outcome, more);
-	}
-	return codeError(context, envelope.code, redact(envelope.message, secrets), outcome, more);
-}
-
-/** A 3xx: the request was not followed, so the key went nowhere but to the base URL. */
 function movedError(
 	context: FailureContext & { httpCode: string },
 	response: IN8nHttpFullResponse,
-	outcome: Outcome,
-	more?: string,
+	facts: FailureFacts,
 ): IdealHouseApiError {
 	const location = response.headers?.location;
 	let where = '';
@@ -217,8 +201,15 @@ function movedError(
 	} catch {
 		where = '';
 	}
-	return failureError(context, SERVICE_FAILURES.redirect, outcome, {
-		detail: `HTTP ${response.statusCode}${where}`,
-		more,
-	});
+	const row = facts.taskId
+		? { ...SERVICE_FAILURES.redirect, ...pick(SERVICE_FAILURES.taskNamed) }
+		: SERVICE_FAILURES.redirect;
+	return failureError(
+		context,
+		'redirect',
+		{ ...facts, detail: `HTTP ${response.statusCode}${where}` },
+		row,
+	);
 }
+
+const pick = ({ outcome, cause }: (typeof SERVICE_FAILURES)['taskNamed']) => ({ outcome, cause });

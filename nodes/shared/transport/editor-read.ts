@@ -36,11 +36,10 @@ export async function editorRead(
 	try {
 		response = await sendWithKey(ctx, request);
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not load ${what} from Ideal House: ${failureText(error, secrets)}`,
-			{ description: 'Check the credential, or type an ID using an expression instead.' },
-		);
+		// The failure's own words go in the description: n8n replaces a message naming a system code.
+		throw new NodeOperationError(ctx.getNode(), `Could not load ${what} from Ideal House`, {
+			description: `It ended with: ${failureText(error, secrets)}. Check the credential, or type an ID using an expression instead.`,
+		});
 	}
 	try {
 		return readEnvelope.call(ctx, { ...response, body: bodyText(response.body) }, secrets);

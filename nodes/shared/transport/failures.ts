@@ -2,14 +2,15 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { API_CODES, NOT_ENOUGH_CREDITS, type RunAgain } from '../basics/api-codes';
 import { IdealHouseApiError, rewrittenByN8n } from '../basics/errors';
-import type { Outcome } from '../basics/outcome';
+import { aboutTask, type NamedTask, type Outcome, type Retry } from '../basics/outcome';
 import type { NetworkFailure } from '../http/network';
 
 /**
- * Every way a request to Ideal House can fail, with its words: the message says what happened,
- * `cause` what that means for the request, `fix` and `runAgain` what to do (the item's end adds
- * them, knowing whether a task may exist: see `finalAdvice`). What a failure came to is set where
- * it is read: a network failure by `NETWORK_FAILURES`, an answer by `readEnvelope`.
+ * Every way a request to Ideal House can fail, in one table: what the failure proves about the
+ * request (`outcome`), and its words. The message says what happened, `cause` what that means for
+ * the request, `fix` and `runAgain` what to do; the item's end adds those last two, knowing
+ * whether a task may exist (`finalAdvice`). Which row a failure is, is read where it is met: a
+ * network failure by its code (`networkFailure`), an answer by `readEnvelope`.
  */
 export type ServiceFailure =
 	| NetworkFailure
@@ -27,27 +28,34 @@ export type ServiceFailure =
 	| 'pageOf5xx'
 	/** An error code of the service's own, below HTTP 500: it refused the request. */
 	| 'serviceCode'
-	/** An error code behind HTTP 5xx: a gateway may have answered after the service acted. */
-	| 'codeBehind5xx'
+	/** An envelope behind an HTTP error (a 5xx above all): a gateway may have sent it after the service acted. */
+	| 'codeBehindHttpError'
+	/** An error answer whose data still names a task: that task may exist. */
+	| 'taskNamed'
 	/** Code 9051, behind any status: the account has too few credits; nothing was created. */
 	| 'notEnoughCredits';
 
-interface Words {
+/** What a failure proves about its request (see `Outcome`). */
+type Proves = 'neverSent' | 'refused' | 'maybeActed';
+
+interface Row {
+	outcome: Proves;
+	/** For the code rows, the start of it: the code and its meaning follow (`codeError`). */
 	message: string;
+	/** `{status}`, `{name}` and `{task}` stand for the answer's. */
 	cause: string;
-	/** What to do about it; never "run again" (see `runAgain`). */
+	/** What to do about it; never "run again" (see `runAgain`). For the code rows, the code's. */
 	fix?: string;
 	/** Whether running the node again is then the remedy, when nothing was charged. */
 	runAgain?: RunAgain;
 }
 
 const CHECK_BASE_URL = "Check the base URL in the 'Ideal House API' credential";
+const ANSWERED_CODE = 'Ideal House answered code';
 
-export const SERVICE_FAILURES: Record<
-	Exclude<ServiceFailure, 'serviceCode' | 'codeBehind5xx'>,
-	Words
-> = {
+export const SERVICE_FAILURES: Record<ServiceFailure, Row> = {
 	secretNotSent: {
+		outcome: 'neverSent',
 		message: "The 'Ideal House API' credential did not send the key",
 		cause:
 			'Its base URL must start with https:// (plain http only on this machine: localhost, 127.x.x.x or [::1]), so that the key never travels unencrypted.',
@@ -55,12 +63,14 @@ export const SERVICE_FAILURES: Record<
 		runAgain: 'now',
 	},
 	noConnection: {
+		outcome: 'neverSent',
 		message: 'n8n could not connect to Ideal House',
 		cause: 'Nothing reached the service.',
 		fix: `${CHECK_BASE_URL} and that this n8n instance can reach it.`,
 		runAgain: 'now',
 	},
 	tlsHandshake: {
+		outcome: 'neverSent',
 		message: 'n8n could not open a secure connection to Ideal House',
 		cause:
 			'The TLS handshake did not complete (a certificate that is not valid, or an address that does not speak HTTPS), so nothing reached the service.',
@@ -68,27 +78,32 @@ export const SERVICE_FAILURES: Record<
 		runAgain: 'now',
 	},
 	connectionCut: {
+		outcome: 'maybeActed',
 		message: 'The connection to Ideal House broke before its answer arrived',
 		cause: 'The request had already been sent, so the service may have acted on it.',
 		runAgain: 'now',
 	},
 	notHttp: {
+		outcome: 'maybeActed',
 		message: "Ideal House's address answered with something that is not HTTP",
 		cause: 'The request had already been sent, so whatever answered may have acted on it.',
 		fix: `${CHECK_BASE_URL}.`,
 		runAgain: 'now',
 	},
 	unknown: {
+		outcome: 'maybeActed',
 		message: 'The request to Ideal House ended without an answer',
 		cause: 'It may have reached the service.',
 		runAgain: 'now',
 	},
 	noAnswerInTime: {
+		outcome: 'maybeActed',
 		message: 'Ideal House did not answer in time',
 		cause: 'The request had been sent; the service or the network is slow right now.',
 		runAgain: 'later',
 	},
 	unreadableAnswer: {
+		outcome: 'maybeActed',
 		message: 'Ideal House sent an answer that could not be read',
 		cause:
 			'The answer was cut short or was not the JSON the service sends, so the service may have acted on the request.',
@@ -96,36 +111,63 @@ export const SERVICE_FAILURES: Record<
 		runAgain: 'later',
 	},
 	redirect: {
+		outcome: 'refused',
 		message: 'Ideal House answered with a redirect',
 		cause:
 			'Redirects are not followed, so the key was not sent on and the request went no further.',
 		fix: `${CHECK_BASE_URL}: it must be the address of the API itself.`,
 	},
 	pageOf4xx: {
+		outcome: 'refused',
 		message: "Ideal House's address answered with a page that is not the API's",
 		cause: 'The request was turned away before the service took it.',
 		fix: `${CHECK_BASE_URL} and the node's parameters.`,
 		runAgain: 'now',
 	},
 	throttled: {
+		outcome: 'refused',
 		message: 'Ideal House is limiting the request rate',
 		cause: 'The request was refused before the service acted on it.',
 		fix: "Lower 'Max Requests per Second' or n8n's batch size.",
 		runAgain: 'later',
 	},
 	pageOf5xx: {
+		outcome: 'maybeActed',
 		message: 'Ideal House is unavailable right now',
 		cause:
 			'The service, or a gateway in front of it, is failing, and the service may have acted on the request.',
 		runAgain: 'later',
 	},
+	serviceCode: {
+		outcome: 'refused',
+		message: ANSWERED_CODE,
+		cause: 'The service did not take the request ({name}).',
+	},
+	codeBehindHttpError: {
+		outcome: 'maybeActed',
+		message: ANSWERED_CODE,
+		cause:
+			'The answer came with HTTP {status}: a gateway may have sent it after the service acted on the request.',
+	},
+	taskNamed: {
+		outcome: 'maybeActed',
+		message: ANSWERED_CODE,
+		cause: 'The answer is not a success, yet it names task {task}: that task may exist.',
+	},
 	notEnoughCredits: {
+		outcome: 'refused',
 		message: 'Ideal House refused the task: the account does not have enough credits',
 		cause: '',
 		fix: API_CODES[NOT_ENOUGH_CREDITS].action,
 		runAgain: API_CODES[NOT_ENOUGH_CREDITS].runAgain,
 	},
 };
+
+/**
+ * Words that would have the user send a create again. A create that may exist never says them;
+ * words quoted from elsewhere (the service, n8n's rewording) that do are left out.
+ */
+export const SEND_AGAIN_WORDS = /run the node again|retry on fail|retry the request/i;
 
 const itemText = (itemIndex: number | undefined) =>
 	itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
@@ -138,22 +180,58 @@ export interface FailureContext {
 	httpCode?: string;
 }
 
+/** What only this failure knows, besides its row. */
+export interface FailureFacts {
+	/** A code, the service's or a page's own words: after the message's own. */
+	detail?: string;
+	/** After the cause. */
+	more?: string;
+	retry?: Retry;
+	apiCode?: number;
+	/** A task the answer named. */
+	taskId?: string;
+	/** The task a read asked about: any failure of it is about that task. */
+	about?: NamedTask;
+	/** Replaces the row's message (the code rows build theirs). */
+	message?: string;
+	/** Fills the cause's `{name}`. */
+	name?: string;
+}
+
 /**
- * The error of one failure: the row's words, with `detail` (a code, the service's or a page's
- * own words) after the message's own and `more` (what only this case knows) after the cause. No
- * system code ever goes in the message: n8n would replace it (see `rewrittenByN8n`).
+ * The error of one failure: its row's outcome and words, with what only this case knows. No
+ * system code ever goes in the message: n8n would replace it with advice to retry (see
+ * `rewrittenByN8n`); nor, when the request may have been acted on, words quoted from elsewhere
+ * that say to send it again.
  */
 export function failureError(
 	context: FailureContext,
-	words: Words,
-	outcome: Outcome,
-	extra: { detail?: string; more?: string } = {},
+	kind: ServiceFailure,
+	facts: FailureFacts = {},
+	row: Row = SERVICE_FAILURES[kind],
 ): IdealHouseApiError {
-	// The service's own words may name a system code: then they go in the description.
-	const quoted = extra.detail && rewrittenByN8n(extra.detail) ? extra.detail : undefined;
-	const inMessage = quoted ? '' : extra.detail ? `: ${extra.detail}` : '';
-	const message = `${words.message}${inMessage}${itemText(context.itemIndex)}`;
-	const description = [words.cause, quoted && `It said: ${quoted}.`, extra.more]
+	let outcome = { kind: row.outcome } as Outcome;
+	if (facts.retry) outcome.retry = facts.retry;
+	if (outcome.kind === 'refused' || outcome.kind === 'maybeActed') {
+		if (facts.apiCode !== undefined) outcome.apiCode = facts.apiCode;
+	}
+	if (outcome.kind === 'maybeActed' && facts.taskId) outcome.taskId = facts.taskId;
+	if (facts.about) outcome = aboutTask(outcome, facts.about);
+
+	let { detail } = facts;
+	let left = '';
+	if (detail && row.outcome === 'maybeActed' && SEND_AGAIN_WORDS.test(detail)) {
+		detail = undefined;
+		left = 'Its own words, which said to send the request again, are left out.';
+	}
+	const quoted = detail && rewrittenByN8n(detail) ? detail : undefined;
+	const inMessage = quoted ? '' : detail ? `: ${detail}` : '';
+	const message = `${facts.message ?? row.message}${inMessage}${itemText(context.itemIndex)}`;
+	const cause = row.cause
+		.replace('{status}', context.httpCode ?? '')
+		.replace('{name}', facts.name ?? '')
+		.replace('{task}', facts.taskId ?? '');
+	const description = [cause, quoted && `It said: ${quoted}.`, left, facts.more]
 		.filter(Boolean)
 		.join(' ');
 	const error = new IdealHouseApiError(
@@ -162,51 +240,56 @@ export function failureError(
 		{ message, description, httpCode: context.httpCode, itemIndex: context.itemIndex },
 		outcome,
 	);
-	error.fix = words.fix;
-	error.runAgain = words.runAgain;
+	error.fix = row.fix;
+	error.runAgain = row.runAgain;
 	return error;
 }
 
 /**
- * An error code of the service. Below HTTP 500 it is the service's refusal, and the code's action
- * is what to do; behind a 5xx a gateway may have sent it after the service acted. Code 9051 is
- * "not enough credits" whatever the status around it.
+ * An error code of the service, as the row the answer is: the service's refusal, a code behind an
+ * HTTP error, or one whose data names a task. The code's action is what to do. Code 9051 is "not
+ * enough credits" whatever the status around it.
  */
 export function codeError(
 	context: FailureContext & { httpCode: string },
+	kind: 'serviceCode' | 'codeBehindHttpError' | 'taskNamed',
 	code: number,
 	serverMessage: string,
-	outcome: Outcome,
-	more?: string,
+	facts: FailureFacts = {},
 ): IdealHouseApiError {
-	const status = Number(context.httpCode);
+	const said = serverMessage ? `"${serverMessage}"` : undefined;
 	if (code === NOT_ENOUGH_CREDITS) {
-		return failureError(context, SERVICE_FAILURES.notEnoughCredits, outcome, {
-			detail: `code ${code}${serverMessage ? `, "${serverMessage}"` : ''}`,
-			more,
+		return failureError(context, 'notEnoughCredits', {
+			...facts,
+			apiCode: code,
+			detail: `code ${code}${said ? `, ${said}` : ''}`,
 		});
 	}
 	const info = Object.hasOwn(API_CODES, code) ? API_CODES[code] : undefined;
-	const said = serverMessage ? `: "${serverMessage}"` : '';
-	const words: Words = {
-		message: info
-			? `Ideal House answered code ${code}, ${info.meaning}${said}`
-			: `Ideal House answered code ${code}${said || ', with no message'}`,
-		cause:
-			status >= 500
-				? `The answer came with HTTP ${status}: a gateway may have sent it after the service acted on the request.`
-				: `The service did not take the request (${info ? info.name : 'a code its documentation does not list'}).`,
-		fix: info ? info.action : 'Check the message, or contact Ideal House support.',
-		runAgain: info ? info.runAgain : 'now',
-	};
-	return failureError(context, words, outcome, { more });
+	const row = SERVICE_FAILURES[kind];
+	return failureError(
+		context,
+		kind,
+		{
+			...facts,
+			apiCode: code,
+			message: `${row.message} ${code}${info ? `, ${info.meaning}` : said ? '' : ', with no message'}`,
+			detail: said,
+			name: info ? info.name : 'a code its documentation does not list',
+		},
+		{
+			...row,
+			fix: info ? info.action : 'Check the message, or contact Ideal House support.',
+			runAgain: info ? info.runAgain : 'now',
+		},
+	);
 }
 
 /** An HTTP error whose body is not the service's envelope: a proxy's page, an empty 503 … */
 export function pageError(
 	context: FailureContext & { httpCode: string },
 	bodyText: string,
-	outcome: Outcome,
+	facts: FailureFacts = {},
 ): IdealHouseApiError {
 	const status = Number(context.httpCode);
 	const snippet = bodyText
@@ -214,13 +297,9 @@ export function pageError(
 		.replace(/\s+/g, ' ')
 		.trim()
 		.slice(0, 200);
-	const row =
-		status === 429
-			? SERVICE_FAILURES.throttled
-			: status >= 500
-				? SERVICE_FAILURES.pageOf5xx
-				: SERVICE_FAILURES.pageOf4xx;
-	return failureError(context, row, outcome, {
+	const kind = status === 429 ? 'throttled' : status >= 500 ? 'pageOf5xx' : 'pageOf4xx';
+	return failureError(context, kind, {
+		...facts,
 		detail: `HTTP ${status}${snippet ? `, "${snippet}"` : ''}`,
 	});
 }

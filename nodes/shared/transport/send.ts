@@ -13,10 +13,10 @@ import { IdealHouseApiError } from '../basics/errors';
 import { withoutSecrets } from '../basics/redact';
 import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, secretsOf, serviceBaseUrl } from '../catalog/api';
 import { guardedRequest, NO_REDIRECTS, sendGuarded, type GuardedRequest } from '../http/http';
-import { failureText, networkFailure, networkOutcome } from '../http/network';
+import { failureText, networkFailure, networkRetry } from '../http/network';
 import { bodyText } from '../http/responses';
 import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
-import { failureError, SERVICE_FAILURES } from './failures';
+import { failureError, SEND_AGAIN_WORDS } from './failures';
 import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
 
 /**
@@ -66,27 +66,26 @@ export function networkError(
 	secrets: readonly string[] = [],
 ): IdealHouseApiError {
 	const failure = networkFailure(error);
-	const said =
+	const said = failureText(error, secrets);
+	const more =
 		failure.kind === 'secretNotSent'
 			? undefined
 			: failure.code
 				? `Code: ${failure.code}.`
-				: `n8n said: ${failureText(error, secrets)}.`;
-	return failureError(
-		{ node: this.getNode(), itemIndex: this.getItemIndex() },
-		SERVICE_FAILURES[failure.kind],
-		networkOutcome(failure),
-		{ more: said },
-	);
+				: SEND_AGAIN_WORDS.test(said)
+					? undefined
+					: `n8n said: ${said}.`;
+	return failureError({ node: this.getNode(), itemIndex: this.getItemIndex() }, failure.kind, {
+		more,
+		retry: networkRetry(failure),
+	});
 }
 
 function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHouseApiError {
-	return failureError(
-		{ node: ctx.getNode(), itemIndex: ctx.getItemIndex() },
-		SERVICE_FAILURES.noAnswerInTime,
-		{ kind: 'maybeActed', retry: { reason: 'no answer in time' } },
-		{ detail: `it was given ${Math.round(timeoutMs / 100) / 10} s` },
-	);
+	return failureError({ node: ctx.getNode(), itemIndex: ctx.getItemIndex() }, 'noAnswerInTime', {
+		retry: { reason: 'no answer in time' },
+		detail: `it was given ${Math.round(timeoutMs / 100) / 10} s`,
+	});
 }
 
 /**
@@ -103,7 +102,7 @@ export async function sendToService(
 	const stop = executionStopSignal(ctx);
 	const secrets = await secretsOf(ctx);
 	if (stop.aborted) {
-		throw stoppedError(ctx, 'Execution stopped before the request was sent', undefined, {
+		throw stoppedError(ctx, 'Execution stopped before the request was sent', 'It was not sent.', {
 			kind: 'neverSent',
 		});
 	}
@@ -121,7 +120,7 @@ export async function sendToService(
 			throw stoppedError(
 				ctx,
 				'Execution stopped while waiting for Ideal House to answer',
-				undefined,
+				'Stop cut the request off after it was sent, before its answer arrived.',
 				{ kind: 'maybeActed' },
 			);
 		}

@@ -120,7 +120,7 @@ function stoppedBeforeSlot(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	return stoppedError(
 		ctx,
 		'Execution stopped while this item waited for its turn to send',
-		'Nothing more was sent for this item (see Max Requests per Second).',
+		"Nothing more was sent for this item (see 'Max Requests per Second').",
 		{ kind: 'neverSent' },
 	);
 }
@@ -130,7 +130,10 @@ function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	return new IdealHouseItemError(
 		ctx.getNode(),
 		'The request was withdrawn before it was sent',
-		{ itemIndex: ctx.getItemIndex() },
+		{
+			itemIndex: ctx.getItemIndex(),
+			description: 'Another step of this item ended first, so nothing was sent for this request.',
+		},
 		{ kind: 'withdrawn' },
 	);
 }
