@@ -7,10 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../nodes/shared/basics/addresses';
-import { API_KEY_INVALID } from '../nodes/shared/basics/api-codes';
-import { BASE_URL_EXPRESSION, PUBLIC_BASE_URL } from '../nodes/shared/catalog/api';
-import { APIS, resultPath } from '../nodes/shared/catalog/catalog';
+import { isLoopbackHost } from '../nodes/shared/core/addresses';
+import { API_KEY_INVALID } from '../nodes/shared/core/api-codes';
+import { BASE_URL_EXPRESSION, PUBLIC_BASE_URL } from '../nodes/shared/catalog/service';
+import { APIS, resultPath } from '../nodes/shared/catalog/apis';
 import { NO_REDIRECTS, secretNotSent } from '../nodes/shared/http/http';
 
 export class IdealHouseApi implements ICredentialType {

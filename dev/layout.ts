@@ -13,15 +13,16 @@ export const SHARED = join(ROOT, 'nodes', 'shared');
 
 /** The rooms, from the bottom up: a room may import itself and the rooms before it here. */
 export const ROOMS = [
-	'basics',
+	'core',
 	'catalog',
 	'files',
 	'http',
-	'results',
-	'storage',
+	'output',
+	'photo-files',
+	'rate',
 	'transport',
 	'waiting',
-	'item',
+	'item-life',
 	'descriptions',
 ] as const;
 
@@ -29,7 +30,7 @@ export const ROOMS = [
 export const MAX_ROOM_SHARE = 0.25;
 
 export interface SourceFile {
-	/** From the repository's root, e.g. `nodes/shared/item/path.ts`. */
+	/** From the repository's root, e.g. `nodes/shared/item-life/path.ts`. */
 	path: string;
 	lines: number;
 	/** The files of this tree it imports, from the repository's root. */

@@ -42,7 +42,7 @@ import { sleep, type IBinaryData } from 'n8n-workflow';
 import { freePort } from '../dev/ports';
 import { startSignedLinkStandIn, type SignedLinkStandIn } from '../dev/harness/n8n-signed-links';
 import { runPart, runProcesses, type Part, type ServiceView } from './bench-processes';
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/apis';
 import { price } from '../nodes/shared/catalog/credits';
 
 const args = process.argv.slice(2);

@@ -29,11 +29,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { NodeName } from '../dev/harness/engine';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node.ts';
 import { displayName, findGroup } from '../nodes/IdealHouse/methods/styles';
-import { KNOWN_STATUSES, serviceBaseUrl } from '../nodes/shared/catalog/api';
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { KNOWN_STATUSES, serviceBaseUrl } from '../nodes/shared/catalog/service';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/apis';
 import { price } from '../nodes/shared/catalog/credits';
-import { parseJsonKeepingLongs } from '../nodes/shared/basics/long-ids';
-import { redact } from '../nodes/shared/basics/redact';
+import { parseJsonKeepingLongs } from '../nodes/shared/core/long-ids';
+import { redact } from '../nodes/shared/core/redact';
 
 export const DEFAULT_BASE_URL = 'https://api.ideal.house';
 /** Shown in the plan; the tasks need a photo the user chooses, so nothing is spent on this one. */

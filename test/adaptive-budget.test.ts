@@ -9,7 +9,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 import { runNode, logLines } from '../dev/harness/engine';
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
 import type { RunningService } from '../service/server.ts';
 import { startService } from '../service/server.ts';
 import { allowLoopback, api, created, envelope, PE, recorded, requestsTo } from './helpers/api';
@@ -301,7 +301,7 @@ describe("two processes on one account against the service's limit per key", () 
 			/* eslint-disable @typescript-eslint/no-require-imports */
 			engine = require('../dev/harness/engine') as typeof import('../dev/harness/engine');
 			time.drive(
-				(require('../nodes/shared/basics/clock') as typeof import('../nodes/shared/basics/clock'))
+				(require('../nodes/shared/core/clock') as typeof import('../nodes/shared/core/clock'))
 					.clock,
 			);
 			/* eslint-enable @typescript-eslint/no-require-imports */

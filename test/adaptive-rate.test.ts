@@ -1,13 +1,13 @@
 /**
  * The pieces of the adaptive request budget, each on its own: the rate's curve (`AdaptiveRate`),
- * the slots it gives (`RequestBudget`: a first burst, even spacing once throttled, Retry-After
+ * the slots it gives (`TokenBucket`: a first burst, even spacing once throttled, Retry-After
  * holds), one account's budget tying them together with its log lines (`AccountBudget`), and
  * what an answer says about the pace (`paceSignalOf`). Through n8n's engine: adaptive-budget.test.ts.
  */
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { AccountBudget } from '../nodes/shared/transport/account-budget';
-import { AdaptiveRate, evenPart, rateCurve } from '../nodes/shared/transport/adaptive-rate';
-import { FIRST_BURST, RequestBudget } from '../nodes/shared/transport/request-budget';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
+import { AccountBudget } from '../nodes/shared/rate/account';
+import { AdaptiveRate, evenPart, rateCurve } from '../nodes/shared/rate/adaptive';
+import { FIRST_BURST, TokenBucket } from '../nodes/shared/rate/bucket';
 import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/answers';
 
 const T0 = 1_000_000;
@@ -20,7 +20,7 @@ beforeEach(() => {
 afterAll(() => Object.assign(nodeClock, saved));
 
 /** Takes every slot free now; how many. */
-function takeAll(budget: RequestBudget): number {
+function takeAll(budget: TokenBucket): number {
 	let taken = 0;
 	while (budget.tryTake() === 0) taken++;
 	return taken;
@@ -242,20 +242,20 @@ describe('AdaptiveRate: a throttle once settled (nudged)', () => {
 	});
 });
 
-describe('RequestBudget: the slots', () => {
+describe('TokenBucket: the slots', () => {
 	test(`a fresh budget sends ${FIRST_BURST} at once, then one every 1/rate s, and no more than the rate in a second`, () => {
-		const budget = new RequestBudget(50);
+		const budget = new TokenBucket(50);
 		expect(takeAll(budget)).toBe(10);
 		expect(budget.tryTake()).toBe(20);
 		now += 20;
 		expect(takeAll(budget)).toBe(1);
 		// Below the first burst, the whole rate at once, as before.
-		const small = new RequestBudget(4);
+		const small = new TokenBucket(4);
 		expect(takeAll(small)).toBe(4);
 	});
 
 	test('spaced out evenly once throttled: no burst, one slot per window from its slot, whatever the answers', () => {
-		const budget = new RequestBudget(50);
+		const budget = new TokenBucket(50);
 		budget.setRate(4, true);
 		expect(takeAll(budget)).toBe(1);
 		expect(budget.tryTake()).toBe(250);
@@ -271,7 +271,7 @@ describe('RequestBudget: the slots', () => {
 	});
 
 	test('a hold stops every slot until it ends, and a later hold only extends it', () => {
-		const budget = new RequestBudget(50);
+		const budget = new TokenBucket(50);
 		budget.holdUntil(now + 3000);
 		budget.holdUntil(now + 1000);
 		expect(budget.held).toBe(true);
@@ -282,7 +282,7 @@ describe('RequestBudget: the slots', () => {
 	});
 
 	test('measures what it sends, and what it sent since a hold ended', () => {
-		const budget = new RequestBudget(50);
+		const budget = new TokenBucket(50);
 		for (let k = takeAll(budget); k > 0; k--) budget.answered();
 		// Ten in the first instant: as fast as it was allowed, not ten a second.
 		expect(budget.sendingRate()).toBe(500);

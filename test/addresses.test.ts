@@ -1,6 +1,6 @@
-import { isLocalHost, isLoopbackHost } from '../nodes/shared/basics/addresses';
-import { serviceOrigin } from '../nodes/shared/transport/throttle';
-import { redact, withoutSecrets } from '../nodes/shared/basics/redact';
+import { isLocalHost, isLoopbackHost } from '../nodes/shared/core/addresses';
+import { serviceOrigin } from '../nodes/shared/rate/slots';
+import { redact, withoutSecrets } from '../nodes/shared/core/redact';
 
 const hostOf = (url: string) => new URL(url).hostname;
 

@@ -4,8 +4,8 @@
  * The account budget shared by executions at once is in e2e/account-budget.test.ts, the Credit
  * Limit in credit-guardrails.test.ts.
  */
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
-import { RequestBudget } from '../nodes/shared/transport/request-budget';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
+import { TokenBucket } from '../nodes/shared/rate/bucket';
 import { runNode } from '../dev/harness/engine';
 import {
 	PE,
@@ -26,7 +26,7 @@ describe('bulk runs', () => {
 	test('requests share a per-execution budget: never more than the limit in any second', () => {
 		let now = 0;
 		nodeClock.now = () => now;
-		const budget = new RequestBudget(2);
+		const budget = new TokenBucket(2);
 		// Two in flight: the third waits for an answer, however long it takes.
 		expect([1, 2, 3].map(() => budget.tryTake())).toEqual([0, 0, Infinity]);
 		now = 300;
@@ -44,7 +44,7 @@ describe('bulk runs', () => {
 		now = 2400; // one answer is a second old: one more may go, not two
 		expect([1, 2].map(() => budget.tryTake())).toEqual([0, 500]);
 		now = 0;
-		const slow = new RequestBudget(0.5); // one request every 2 s
+		const slow = new TokenBucket(0.5); // one request every 2 s
 		expect(slow.tryTake()).toBe(0);
 		slow.answered();
 		expect(slow.tryTake()).toBe(2000);

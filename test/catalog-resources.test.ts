@@ -10,7 +10,7 @@ import { objectRemover } from '../nodes/ObjectRemover/descriptions/remove';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { photoEnhancer } from '../nodes/PhotoEnhancer/descriptions/enhance';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/apis';
 
 const listed = RESOURCES.filter((resource) => resource.value !== 'custom');
 const served = [photoEnhancer, objectRemover, ...listed];

@@ -5,8 +5,8 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { givesCreditsBack, type Outcome } from '../nodes/shared/basics/outcome';
-import { IdealHouseApiError, IdealHouseItemError } from '../nodes/shared/basics/errors';
+import { givesCreditsBack, type Outcome } from '../nodes/shared/core/outcome';
+import { IdealHouseApiError, IdealHouseItemError } from '../nodes/shared/core/errors';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

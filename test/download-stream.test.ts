@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { runNode } from '../dev/harness/engine';
 
 const storage = mkdtempSync(join(tmpdir(), 'ideal-house-binary-'));
@@ -185,7 +185,7 @@ test('a helper that hands back a finished body (older n8n, mocks) still gets the
 			},
 		},
 	};
-	const { downloadResultFile } = await import('../nodes/shared/results/download');
+	const { downloadResultFile } = await import('../nodes/shared/output/download');
 
 	const binary = await downloadResultFile(ctx as never, '72', 'https://cdn.example.com/r/72', {
 		localServiceHost: undefined,
@@ -247,7 +247,7 @@ test("a small result, already fully received, reaches a consumer that reads with
 			},
 		},
 	};
-	const { downloadResultFile } = await import('../nodes/shared/results/download');
+	const { downloadResultFile } = await import('../nodes/shared/output/download');
 	let giveUp: NodeJS.Timeout | undefined;
 	try {
 		const binary = await Promise.race([

@@ -6,7 +6,7 @@
  */
 import nock from 'nock';
 
-import { limits } from '../nodes/shared/basics/limits';
+import { limits } from '../nodes/shared/core/limits';
 import { runNode } from '../dev/harness/engine';
 import { API_KEY, PE, TINY_PNG, api, clock, realTime, taskResponse } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';

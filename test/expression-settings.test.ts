@@ -5,7 +5,7 @@
  * be read is an item error with nothing sent; never "no limit", never "off".
  */
 
-import { readNumber, readSwitch } from '../nodes/shared/item/settings';
+import { readNumber, readSwitch } from '../nodes/shared/item-life/settings';
 import { runNode } from '../dev/harness/engine';
 import {
 	PE,

@@ -7,18 +7,18 @@
 import nock from 'nock';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { stoppedError } from '../nodes/shared/basics/cancellation';
-import { APIS } from '../nodes/shared/catalog/catalog';
+import { stoppedError } from '../nodes/shared/core/cancellation';
+import { APIS } from '../nodes/shared/catalog/apis';
 import {
 	IdealHouseApiError,
 	IdealHouseItemError,
 	toIdealHouseError,
 	type IdealHouseError,
-} from '../nodes/shared/basics/errors';
-import { emitTask } from '../nodes/shared/results/output';
+} from '../nodes/shared/core/errors';
+import { emitTask } from '../nodes/shared/output/output';
 import { readEnvelope } from '../nodes/shared/transport/answers';
 import { networkError } from '../nodes/shared/transport/send';
-import { fieldError } from '../nodes/shared/basics/validation';
+import { fieldError } from '../nodes/shared/core/validation';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

@@ -7,11 +7,11 @@ import nock from 'nock';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { createBodyCheck } from '../nodes/shared/item/body-check';
+import { createBodyCheck } from '../nodes/shared/item-life/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
 import { extraBodyField, styleList } from '../nodes/IdealHouse/fields';
 import { sentAs } from '../nodes/shared/descriptions/body-fields';
-import type { IdealHouseApi } from '../nodes/shared/catalog/catalog';
+import type { IdealHouseApi } from '../nodes/shared/catalog/apis';
 import {
 	commonDescription,
 	operationField,
@@ -19,7 +19,7 @@ import {
 	taskIdField,
 	waitForCompletionField,
 } from '../nodes/shared/descriptions/fields';
-import { createTaskRouting } from '../nodes/shared/item/routing';
+import { createTaskRouting } from '../nodes/shared/item-life/routing';
 import { TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
 import { BIG_ID, TINY_PNG, api, envelope, recorded, taskResponse } from './helpers/api';
 import { PHOTO, CDN, paths, answerTask, expectCreateThenPolls } from './helpers/ideal-house';

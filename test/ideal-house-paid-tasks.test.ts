@@ -8,9 +8,9 @@
 import nock from 'nock';
 
 import * as creditsModule from '../nodes/shared/catalog/credits';
-import * as downloadModule from '../nodes/shared/results/download';
-import * as outputModule from '../nodes/shared/results/output';
-import * as pollerModule from '../nodes/shared/item/wait';
+import * as downloadModule from '../nodes/shared/output/download';
+import * as outputModule from '../nodes/shared/output/output';
+import * as pollerModule from '../nodes/shared/item-life/wait';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	TINY_PNG,

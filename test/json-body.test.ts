@@ -4,8 +4,8 @@ import {
 	holdsLongInteger,
 	readJsonBody,
 	writeJsonBody,
-} from '../nodes/shared/basics/json-body';
-import { quoteLongIntegers } from '../nodes/shared/basics/long-ids';
+} from '../nodes/shared/core/json-body';
+import { quoteLongIntegers } from '../nodes/shared/core/long-ids';
 
 describe('JSON a user writes for a request body', () => {
 	test('long integers are kept as their digits and written back as bare numbers', () => {

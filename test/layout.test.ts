@@ -57,9 +57,9 @@ test(`no room holds more than ${MAX_ROOM_SHARE * 100} % of nodes/shared's lines`
 });
 
 test('the circle check finds a circle where there is one', () => {
-	const a = { path: 'nodes/shared/basics/a.ts', lines: 1, imports: ['nodes/shared/basics/b.ts'] };
-	const b = { path: 'nodes/shared/basics/b.ts', lines: 1, imports: ['nodes/shared/basics/a.ts'] };
-	expect(circles([a, b])).toEqual([['nodes/shared/basics/a.ts', 'nodes/shared/basics/b.ts']]);
+	const a = { path: 'nodes/shared/core/a.ts', lines: 1, imports: ['nodes/shared/core/b.ts'] };
+	const b = { path: 'nodes/shared/core/b.ts', lines: 1, imports: ['nodes/shared/core/a.ts'] };
+	expect(circles([a, b])).toEqual([['nodes/shared/core/a.ts', 'nodes/shared/core/b.ts']]);
 });
 
 test.each(NODE_FOLDERS)('nodes/%s imports no other node folder', (folder) => {

@@ -1,4 +1,4 @@
-import { parseJsonKeepingLongs, quoteLongIntegers } from '../nodes/shared/basics/long-ids';
+import { parseJsonKeepingLongs, quoteLongIntegers } from '../nodes/shared/core/long-ids';
 
 /** The reader this Node uses, and the one Node 20 uses (no source text in the reviver), on every Node. */
 const readers: Array<[string, (text: string) => unknown]> = [

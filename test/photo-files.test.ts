@@ -12,7 +12,7 @@ import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
 import { runNode, type RunOptions } from '../dev/harness/engine';
-import { imageFileLimits } from '../nodes/shared/storage/image-files';
+import { imageFileLimits } from '../nodes/shared/photo-files/image-files';
 import { API_KEY, OR, recorded, serveTask } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';

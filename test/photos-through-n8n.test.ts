@@ -5,8 +5,8 @@
  */
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { IdealHouseError } from '../nodes/shared/basics/errors';
-import { n8nLinks } from '../nodes/shared/storage/n8n-links';
+import type { IdealHouseError } from '../nodes/shared/core/errors';
+import { n8nLinks } from '../nodes/shared/photo-files/n8n-links';
 
 import { logLines, runNode, type NodeName, type RunOptions } from '../dev/harness/engine';
 import {

@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { pollPlanner, type PollPlanner } from './helpers/waiting-seam';
 import { MIN_POLL_GAP_MS } from '../nodes/shared/waiting/poll-schedule';
-import type { SlotPriority } from '../nodes/shared/transport/request-order';
+import type { SlotPriority } from '../nodes/shared/rate/order';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
-import { goesFirst } from '../nodes/shared/transport/request-order';
-import { takeRequestSlot } from '../nodes/shared/transport/throttle';
+import { goesFirst } from '../nodes/shared/rate/order';
+import { takeRequestSlot } from '../nodes/shared/rate/slots';
 import { TaskQueue, type Slot } from '../service/queue';
 
 const T0 = 1_000_000;

@@ -1,10 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
-import { clock as nodeClock } from '../nodes/shared/basics/clock';
+import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { MAX_PREDICTED_WAIT_MS } from '../nodes/shared/waiting/poll-schedule';
 import { PollSchedule } from './helpers/waiting-seam';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
-import { goesFirst, PrioritySlots } from '../nodes/shared/transport/request-order';
-import { RequestBudget } from '../nodes/shared/transport/request-budget';
+import { goesFirst, PrioritySlots } from '../nodes/shared/rate/order';
+import { TokenBucket } from '../nodes/shared/rate/bucket';
 
 const T0 = 1_000_000;
 const INTERVAL = 4000;
@@ -291,7 +291,7 @@ describe('poll schedule: uninformative progress falls back to the plain interval
 });
 
 /** A budget whose requests are answered the moment they go, as in the order tests below. */
-function instantAnswers(budget: RequestBudget): () => number {
+function instantAnswers(budget: TokenBucket): () => number {
 	return () => {
 		const wait = budget.tryTake();
 		if (wait === 0) budget.answered();
@@ -330,7 +330,7 @@ describe('request budget: who goes first when requests wait', () => {
 	});
 
 	it('hands the freed slots out in that order, at the budget’s pace', async () => {
-		const budget = new RequestBudget(2);
+		const budget = new TokenBucket(2);
 		const slots = new PrioritySlots(instantAnswers(budget));
 		const order: string[] = [];
 		const ask = (name: string, rank: 'likelyDone' | 'create' | 'unknown', age: number) =>
@@ -354,7 +354,7 @@ describe('request budget: who goes first when requests wait', () => {
 	});
 
 	it('lets a check still waiting at its latest moment go unsent when a pause outlasts it, and keeps the create', async () => {
-		const budget = new RequestBudget(1);
+		const budget = new TokenBucket(1);
 		const slots = new PrioritySlots(instantAnswers(budget));
 		await slots.take({ rank: 'create', age: 0 });
 		const order: string[] = [];
@@ -376,7 +376,7 @@ describe('request budget: who goes first when requests wait', () => {
 	});
 
 	it('lets a stopped execution’s waiting request go without a slot', async () => {
-		const budget = new RequestBudget(1);
+		const budget = new TokenBucket(1);
 		const slots = new PrioritySlots(instantAnswers(budget));
 		await slots.take({ rank: 'create', age: 0 });
 		const controller = new AbortController();

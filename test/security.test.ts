@@ -4,8 +4,8 @@
  * (items, errors, n8n's log), and names like "__proto__" are plain names. Which result addresses
  * a download may open is in downloads.test.ts, how an address is judged in addresses.test.ts.
  */
-import { parseJsonKeepingLongs } from '../nodes/shared/basics/long-ids';
-import { redact } from '../nodes/shared/basics/redact';
+import { parseJsonKeepingLongs } from '../nodes/shared/core/long-ids';
+import { redact } from '../nodes/shared/core/redact';
 import { logLines, runNode } from '../dev/harness/engine';
 import {
 	API_KEY,

@@ -8,7 +8,7 @@
  * polling is in waiting.test.ts.
  */
 import { runNode, type RunOptions } from '../dev/harness/engine';
-import { limits } from '../nodes/shared/basics/limits';
+import { limits } from '../nodes/shared/core/limits';
 import {
 	API_KEY,
 	allowLoopback,

@@ -15,8 +15,8 @@ import type {
 import type { Readable } from 'node:stream';
 
 import type { RunOptions } from '../dev/harness/engine';
-import { executionStopSignal } from '../nodes/shared/basics/cancellation';
-import { clock } from '../nodes/shared/basics/clock';
+import { executionStopSignal } from '../nodes/shared/core/cancellation';
+import { clock } from '../nodes/shared/core/clock';
 import { OR, PE, api, created, recorded, taskResponse, type ApiPaths } from './helpers/api';
 import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';

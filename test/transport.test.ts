@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { pollIntervalMs } from '../nodes/shared/item/wait';
+import { pollIntervalMs } from '../nodes/shared/item-life/wait';
 import { toTaskId } from '../nodes/shared/catalog/task';
 import { readEnvelope } from '../nodes/shared/transport/answers';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';

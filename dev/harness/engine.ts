@@ -29,7 +29,7 @@ import { ICredentialsHelper, LoggerProxy, NodeHelpers, Workflow } from 'n8n-work
 
 import { IdealHouseApi } from '../../credentials/IdealHouseApi.credentials';
 import { errorCopyProblems, type ErrorCopy } from '../../scripts/review-rules/error-copy';
-import { quotedField } from '../../nodes/shared/basics/validation';
+import { quotedField } from '../../nodes/shared/core/validation';
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node.ts';
 import { ObjectRemover } from '../../nodes/ObjectRemover/ObjectRemover.node.ts';
 import { PhotoEnhancer } from '../../nodes/PhotoEnhancer/PhotoEnhancer.node.ts';

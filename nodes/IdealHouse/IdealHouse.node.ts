@@ -8,7 +8,7 @@ import { RESOURCES } from './resources';
 
 /**
  * Declarative: no `execute`. n8n builds each item's request from the parameters' routing and
- * hands it to `itemHook` (nodes/shared/item/routing.ts), the pagination hook that every
+ * hands it to `itemHook` (nodes/shared/item-life/routing.ts), the pagination hook that every
  * operation's routing carries; the item's path starts there (CONTRIBUTING, "Where an item enters").
  */
 export class IdealHouse implements INodeType {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../shared/catalog/catalog';
+import type { IdealHouseApi } from '../shared/catalog/apis';
 import { sentAs } from '../shared/descriptions/body-fields';
 import { styleMethodName } from './methods/styles';
 

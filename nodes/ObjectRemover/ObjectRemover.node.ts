@@ -1,6 +1,6 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { APIS } from '../shared/catalog/catalog';
+import { APIS } from '../shared/catalog/apis';
 import { priceText } from '../shared/catalog/credits';
 import { commonDescription } from '../shared/descriptions/fields';
 import { nodeProperties } from '../shared/descriptions/node-properties';
@@ -8,7 +8,7 @@ import { objectRemover } from './descriptions/remove';
 
 /**
  * Declarative: no `execute`. n8n builds each item's request from the parameters' routing and
- * hands it to `itemHook` (nodes/shared/item/routing.ts), the pagination hook that every
+ * hands it to `itemHook` (nodes/shared/item-life/routing.ts), the pagination hook that every
  * operation's routing carries; the item's path starts there (CONTRIBUTING, "Where an item enters").
  */
 export class ObjectRemover implements INodeType {

@@ -1,4 +1,4 @@
-import { APIS } from '../shared/catalog/catalog';
+import { APIS } from '../shared/catalog/apis';
 import { priceText } from '../shared/catalog/credits';
 
 /** What a model is told of Remove; the node adds what the Credit Limit means for its calls. */

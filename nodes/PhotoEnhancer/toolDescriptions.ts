@@ -1,4 +1,4 @@
-import { APIS } from '../shared/catalog/catalog';
+import { APIS } from '../shared/catalog/apis';
 import { priceText } from '../shared/catalog/credits';
 import { PRESET_CATEGORIES } from './presets';
 

@@ -7,7 +7,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { clock } from '../../nodes/shared/basics/clock';
+import { clock } from '../../nodes/shared/core/clock';
 import type { RunningService, ServiceOptions } from '../../service/server.ts';
 import { startService } from '../../service/server.ts';
 

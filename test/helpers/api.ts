@@ -6,8 +6,8 @@
 import nock from 'nock';
 import { sleep } from 'n8n-workflow';
 
-import { clock as nodeClock } from '../../nodes/shared/basics/clock';
-import { parseJsonKeepingLongs } from '../../nodes/shared/basics/long-ids';
+import { clock as nodeClock } from '../../nodes/shared/core/clock';
+import { parseJsonKeepingLongs } from '../../nodes/shared/core/long-ids';
 import { TEST_CREDENTIALS } from '../../dev/harness/engine';
 
 // Importing nock patches Node's own http and https modules, which every test file that jest runs

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
-import type { IdealHouseError } from '../../nodes/shared/basics/errors';
+import type { IdealHouseError } from '../../nodes/shared/core/errors';
 
 /** The little of an item's context that the transport and the error builders read. */
 export function itemContext(itemIndex: number): IExecuteSingleFunctions {

@@ -5,7 +5,7 @@
  */
 import nock from 'nock';
 
-import { limits } from '../../nodes/shared/basics/limits';
+import { limits } from '../../nodes/shared/core/limits';
 import { logLines } from '../../dev/harness/engine';
 import { resetWire } from './api';
 import { startServer, type Handler, type LocalServer } from './local-server';

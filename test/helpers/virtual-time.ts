@@ -11,7 +11,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { setImmediate as nextTurn, setTimeout as realWait } from 'node:timers/promises';
 
-import type { clock as nodeClock } from '../../nodes/shared/basics/clock';
+import type { clock as nodeClock } from '../../nodes/shared/core/clock';
 
 interface Wait {
 	at: number;

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { limits } from '../../shared/basics/limits';
+import { limits } from '../../shared/core/limits';
 import { editorRead } from '../../shared/transport/editor-read';
 
 /**

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { APIS } from '../../shared/catalog/catalog';
+import { APIS } from '../../shared/catalog/apis';
 import { priceText } from '../../shared/catalog/credits';
-import { fieldError } from '../../shared/basics/validation';
+import { fieldError } from '../../shared/core/validation';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 

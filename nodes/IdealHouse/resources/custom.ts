@@ -1,10 +1,10 @@
 import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog/catalog';
-import { bounded } from '../../shared/basics/redact';
-import { fieldError } from '../../shared/basics/validation';
+import { APIS, customApi, type IdealHouseApi } from '../../shared/catalog/apis';
+import { bounded } from '../../shared/core/redact';
+import { fieldError } from '../../shared/core/validation';
 import type { Resource } from '../../shared/descriptions/resource';
-import type { ItemParameters } from '../../shared/item/settings';
+import type { ItemParameters } from '../../shared/item-life/settings';
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 

@@ -1,20 +1,20 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { APIS } from '../../shared/catalog/catalog';
+import { APIS } from '../../shared/catalog/apis';
 import { priceText } from '../../shared/catalog/credits';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import type { ItemOfCheck } from '../../shared/item/path';
-import type { ItemParameters } from '../../shared/item/settings';
-import { fieldError, NOTHING_SENT, requireHttpUrl } from '../../shared/basics/validation';
+import type { ItemOfCheck } from '../../shared/item-life/path';
+import type { ItemParameters } from '../../shared/item-life/settings';
+import { fieldError, NOTHING_SENT, requireHttpUrl } from '../../shared/core/validation';
 import {
 	checkImageBytes,
 	imageBase64,
 	readImageFile,
 	type ImageField,
-} from '../../shared/storage/image-files';
-import { requireMaskOfPhotoSize, type SizedImage } from '../../shared/storage/image-sizes';
+} from '../../shared/photo-files/image-files';
+import { requireMaskOfPhotoSize, type SizedImage } from '../../shared/photo-files/image-sizes';
 import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Remove operation's value, which saved workflows hold. */

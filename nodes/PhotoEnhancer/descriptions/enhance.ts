@@ -1,18 +1,18 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { APIS } from '../../shared/catalog/catalog';
+import { APIS } from '../../shared/catalog/apis';
 import { priceText } from '../../shared/catalog/credits';
-import { bounded } from '../../shared/basics/redact';
+import { bounded } from '../../shared/core/redact';
 import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import type { ItemOfCheck } from '../../shared/item/path';
+import type { ItemOfCheck } from '../../shared/item-life/path';
 import {
 	fieldError,
 	NOTHING_SENT,
 	requireHttpUrl,
 	requireOneOf,
-} from '../../shared/basics/validation';
+} from '../../shared/core/validation';
 import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
 import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from '../toolDescriptions';

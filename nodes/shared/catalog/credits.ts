@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { IdealHouseApi } from './catalog';
+import type { IdealHouseApi } from './apis';
 
 /**
  * What a task costs the account, from its API's price rule and its model type. The service

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { IdealHouseApiError } from '../basics/errors';
-import { limits } from '../basics/limits';
-import type { Outcome } from '../basics/outcome';
-import { bounded, redact } from '../basics/redact';
-import { fieldError } from '../basics/validation';
+import { IdealHouseApiError } from '../core/errors';
+import { limits } from '../core/limits';
+import type { Outcome } from '../core/outcome';
+import { bounded, redact } from '../core/redact';
+import { fieldError } from '../core/validation';
 
 const MAX_TASK_ID = '18446744073709551615';
 

@@ -1,15 +1,15 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME } from '../catalog/api';
+import { CREDENTIAL_NAME } from '../catalog/service';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
 	POLL_INTERVAL,
-} from '../item/settings';
-import type { ApiOfItem } from '../item/path';
-import { taskResultRouting } from '../item/routing';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
+} from '../item-life/settings';
+import type { ApiOfItem } from '../item-life/path';
+import { taskResultRouting } from '../item-life/routing';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../rate/slots';
 import { REQUEST_DEFAULTS } from '../transport/send';
 
 /**

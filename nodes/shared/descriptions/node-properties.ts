@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { createBodyCheck } from '../item/body-check';
-import { CREDIT_LIMIT_TOOL_NOTE } from '../item/credit-limit';
-import { createTaskRouting } from '../item/routing';
+import { createBodyCheck } from '../item-life/body-check';
+import { CREDIT_LIMIT_TOOL_NOTE } from '../item-life/credit-limit';
+import { createTaskRouting } from '../item-life/routing';
 import {
 	operationField,
 	optionsField,

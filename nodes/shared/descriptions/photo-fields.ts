@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { IMAGE_SOURCE } from '../catalog/api';
-import type { PhotoFileRule } from '../item/settings';
+import { IMAGE_SOURCE } from '../catalog/service';
+import type { PhotoFileRule } from '../item-life/settings';
 import type { Resource } from './resource';
 
 /**

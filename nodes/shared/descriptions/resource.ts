@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OwnCheck } from '../item/body-check';
-import type { ApiOfItem, BodyCheck } from '../item/path';
+import type { OwnCheck } from '../item-life/body-check';
+import type { ApiOfItem, BodyCheck } from '../item-life/path';
 
 /**
  * One API as a node serves it, given by its description file: the API's catalog row, what it

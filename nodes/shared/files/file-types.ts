@@ -1,4 +1,4 @@
-import type { ResultFiles } from '../catalog/catalog';
+import type { ResultFiles } from '../catalog/apis';
 
 /**
  * File types told apart by their first bytes rather than by a name or a Content-Type, which a

@@ -1,6 +1,6 @@
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { untilAborted } from '../basics/clock';
+import { untilAborted } from '../core/clock';
 
 /**
  * The rules every request of the package follows, whoever it goes to: the service (with the key,

@@ -1,5 +1,5 @@
-import type { Retry } from '../basics/outcome';
-import { redact } from '../basics/redact';
+import type { Retry } from '../core/outcome';
+import { redact } from '../core/redact';
 import { isSecretNotSent } from './http';
 
 /**

@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { executionStopSignal } from '../basics/cancellation';
-import { clock } from '../basics/clock';
-import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
+import { executionStopSignal } from '../core/cancellation';
+import { clock } from '../core/clock';
+import { toIdealHouseError, type IdealHouseError } from '../core/errors';
 
 /** After a failed attempt: wait this long and try again, or end with this error. */
 export type RetryDecision = { retryInMs: number } | { giveUp: Error };

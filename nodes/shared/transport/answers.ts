@@ -1,14 +1,14 @@
 import type { IDataObject, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
-import { INTERNAL_ERROR, NOT_ENOUGH_CREDITS } from '../basics/api-codes';
-import type { IdealHouseApiError } from '../basics/errors';
-import { limits } from '../basics/limits';
-import type { Retry } from '../basics/outcome';
-import { parseJsonKeepingLongs } from '../basics/long-ids';
-import { redact, withoutSecrets } from '../basics/redact';
+import { INTERNAL_ERROR, NOT_ENOUGH_CREDITS } from '../core/api-codes';
+import type { IdealHouseApiError } from '../core/errors';
+import { limits } from '../core/limits';
+import type { Retry } from '../core/outcome';
+import { parseJsonKeepingLongs } from '../core/long-ids';
+import { redact, withoutSecrets } from '../core/redact';
 import { toTaskId } from '../catalog/task';
 import { bodyText, retryAfterMs } from '../http/responses';
-import type { PaceSignal } from './account-budget';
+import type { PaceSignal } from '../rate/account';
 import {
 	codeError,
 	failureError,

@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { finalAdvice, IdealHouseApiError } from '../basics/errors';
-import { CREDENTIAL_NAME, secretsOfCredentials, serviceBaseUrl } from '../catalog/api';
+import { finalAdvice, IdealHouseApiError } from '../core/errors';
+import { CREDENTIAL_NAME, secretsOfCredentials, serviceBaseUrl } from '../catalog/service';
 import { guardedRequest } from '../http/http';
 import { failureText } from '../http/network';
 import { bodyText } from '../http/responses';

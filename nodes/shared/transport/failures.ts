@@ -1,8 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 
-import { API_CODES, NOT_ENOUGH_CREDITS, type RunAgain } from '../basics/api-codes';
-import { IdealHouseApiError, rewrittenByN8n } from '../basics/errors';
-import { aboutTask, type NamedTask, type Outcome, type Retry } from '../basics/outcome';
+import { API_CODES, NOT_ENOUGH_CREDITS, type RunAgain } from '../core/api-codes';
+import { IdealHouseApiError, rewrittenByN8n } from '../core/errors';
+import { aboutTask, type NamedTask, type Outcome, type Retry } from '../core/outcome';
 import type { NetworkFailure } from '../http/network';
 
 /**

@@ -7,17 +7,22 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { executionStopSignal, stoppedError } from '../basics/cancellation';
-import { clock } from '../basics/clock';
-import { IdealHouseApiError } from '../basics/errors';
-import { withoutSecrets } from '../basics/redact';
-import { BASE_URL_EXPRESSION, CREDENTIAL_NAME, secretsOf, serviceBaseUrl } from '../catalog/api';
+import { executionStopSignal, stoppedError } from '../core/cancellation';
+import { clock } from '../core/clock';
+import { IdealHouseApiError } from '../core/errors';
+import { withoutSecrets } from '../core/redact';
+import {
+	BASE_URL_EXPRESSION,
+	CREDENTIAL_NAME,
+	secretsOf,
+	serviceBaseUrl,
+} from '../catalog/service';
 import { guardedRequest, NO_REDIRECTS, sendGuarded, type GuardedRequest } from '../http/http';
 import { failureText, networkFailure, networkRetry } from '../http/network';
 import { bodyText } from '../http/responses';
 import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
 import { failureError, SEND_AGAIN_WORDS } from './failures';
-import { heardFromService, takeRequestSlot, type SlotWait } from './throttle';
+import { recordServicePace, takeRequestSlot, type SlotWait } from '../rate/slots';
 
 /**
  * The service's send: every request to Ideal House leaves here with the key, which n8n's
@@ -129,7 +134,7 @@ export async function sendToService(
 	}
 	const answer = { ...response, body: withoutSecrets(bodyText(response.body), secrets), secrets };
 	const pace = paceSignalOf(answer);
-	if (pace) heardFromService(ctx, sentAt, pace);
+	if (pace) recordServicePace(ctx, sentAt, pace);
 	return answer;
 }
 

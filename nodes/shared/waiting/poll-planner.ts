@@ -4,9 +4,9 @@
  * share in an execution), never under 3 s after the previous check, and falls back to the Poll
  * Interval when nothing fits. CONTRIBUTING's "How waiting decides" gives the whole model.
  */
-import { PerExecution, type ExecutionOf } from '../basics/per-execution';
+import { PerExecution, type ExecutionOf } from '../core/per-execution';
 import { QueueObservations } from './queue-observations';
-import type { SlotPriority } from '../transport/request-order';
+import type { SlotPriority } from '../rate/order';
 import { PollSchedule, type TaskProgress } from './poll-schedule';
 
 export interface PollPlanner {

@@ -2,7 +2,7 @@
  * The poll planner's one implementation (see `poll-planner.ts` for the model). Pure: every time
  * comes in as an argument, so the decisions can be pinned in tests.
  */
-import type { SlotPriority } from '../transport/request-order';
+import type { SlotPriority } from '../rate/order';
 
 import type { QueueObservations, Window } from './queue-observations';
 

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../catalog/catalog';
+import type { IdealHouseApi } from '../catalog/apis';
 import { readImageFile, type ImageField, type ImageFile } from './image-files';
 import { requireBracketsOfOneSize } from './image-sizes';
 

@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../catalog/catalog';
-import { toIdealHouseError, type IdealHouseError } from '../basics/errors';
-import { aboutTask, taskOf, type NamedTask } from '../basics/outcome';
+import type { IdealHouseApi } from '../catalog/apis';
+import { toIdealHouseError, type IdealHouseError } from '../core/errors';
+import { aboutTask, taskOf, type NamedTask } from '../core/outcome';
 
 /**
  * The task is paid for from here on. While the node waits, its id exists only in this process,
@@ -40,12 +40,12 @@ export interface CreatedTask {
  * that tells how to fetch the task rather than pay for it again. Whoever reads only the message
  * and description (the node failed, no Continue on Fail) can still find it.
  */
-export function namingCreatedTask(
+export function failureNamingCreatedTask(
 	ctx: IExecuteSingleFunctions,
 	error: unknown,
 	task: CreatedTask,
 ): IdealHouseError {
-	const failure = namingTask(ctx, error, task);
+	const failure = failureAboutTask(ctx, error, task);
 	const named = taskOf(failure.outcome) ?? task;
 	if (`${failure.message} ${failure.description ?? ''}`.includes(named.taskId)) return failure;
 	const { outcome } = failure;
@@ -60,7 +60,7 @@ export function namingCreatedTask(
  * A failure after the item's task is known: its outcome names the task (its own task, when it
  * already names one) and, when the item knows it, what the task cost.
  */
-export function namingTask(
+export function failureAboutTask(
 	ctx: IExecuteSingleFunctions,
 	error: unknown,
 	task: NamedTask,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../catalog/catalog';
-import { checkJsonValue, JsonBodyError, readJsonBody } from '../basics/json-body';
-import { bounded } from '../basics/redact';
+import type { IdealHouseApi } from '../catalog/apis';
+import { checkJsonValue, JsonBodyError, readJsonBody } from '../core/json-body';
+import { bounded } from '../core/redact';
 import type { BodyCheck } from './path';
 import type { ItemParameters } from './settings';
-import { fieldError, NOTHING_SENT, requireHttpUrl } from '../basics/validation';
+import { fieldError, NOTHING_SENT, requireHttpUrl } from '../core/validation';
 
 /**
  * The body check of a Create operation, read from its fields, before anything is sent or

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { withoutSecrets } from '../basics/redact';
-import { secretsOf } from '../catalog/api';
+import { withoutSecrets } from '../core/redact';
+import { secretsOf } from '../catalog/service';
 
 /**
  * Preview: every item is checked as a real run checks it (fields, options, the credit limit),

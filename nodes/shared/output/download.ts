@@ -5,15 +5,15 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { isLocalHost } from '../basics/addresses';
-import { executionStopSignal, stoppedError } from '../basics/cancellation';
-import { untilAborted } from '../basics/clock';
-import { IdealHouseApiError, rewrittenByN8n, type IdealHouseError } from '../basics/errors';
-import type { Retry } from '../basics/outcome';
-import { limits } from '../basics/limits';
-import { bounded, redact } from '../basics/redact';
-import { secretsOf } from '../catalog/api';
-import type { ResultFiles } from '../catalog/catalog';
+import { isLocalHost } from '../core/addresses';
+import { executionStopSignal, stoppedError } from '../core/cancellation';
+import { untilAborted } from '../core/clock';
+import { IdealHouseApiError, rewrittenByN8n, type IdealHouseError } from '../core/errors';
+import type { Retry } from '../core/outcome';
+import { limits } from '../core/limits';
+import { bounded, redact } from '../core/redact';
+import { secretsOf } from '../catalog/service';
+import type { ResultFiles } from '../catalog/apis';
 import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
 import { guardedRequest, sendGuarded } from '../http/http';
 import { failureText, networkFailure, networkRetry, type NetworkFailure } from '../http/network';

@@ -109,7 +109,7 @@ export function mayExistAdvice(taskId?: string): string {
  * (`fix`), then whether to run the node again. A read changes nothing, so it may always be run
  * again. A create may be run again only when no task of it can exist (never sent, refused, or
  * ended Failed and refunded); one that may have reached the service says so and how to look for
- * its task; one whose task is known already names it (`namingCreatedTask`).
+ * its task; one whose task is known already names it (`failureNamingCreatedTask`).
  */
 export function finalAdvice(error: IdealHouseError, operation: 'create' | 'read'): IdealHouseError {
 	const { outcome } = error;

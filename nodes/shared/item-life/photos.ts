@@ -1,9 +1,9 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { photoLinkLimits } from '../basics/limits';
-import type { IdealHouseApi } from '../catalog/catalog';
-import { n8nLinks, type LinkLifetime, type PhotoLinks } from '../storage/n8n-links';
-import { readPhotoFiles } from '../storage/photo-files';
+import { photoLinkLimits } from '../core/limits';
+import type { IdealHouseApi } from '../catalog/apis';
+import { n8nLinks, type LinkLifetime, type PhotoLinks } from '../photo-files/n8n-links';
+import { readPhotoFiles } from '../photo-files/item-photos';
 import type { ItemSettings } from './settings';
 
 /**

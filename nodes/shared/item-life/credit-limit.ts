@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../catalog/catalog';
+import type { IdealHouseApi } from '../catalog/apis';
 import { price } from '../catalog/credits';
-import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
-import { givesCreditsBack } from '../basics/outcome';
-import { PerExecution } from '../basics/per-execution';
+import { IdealHouseItemError, type IdealHouseError } from '../core/errors';
+import { givesCreditsBack } from '../core/outcome';
+import { PerExecution } from '../core/per-execution';
 import type { ItemSettings } from './settings';
 
 /**

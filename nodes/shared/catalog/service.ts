@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { secretsOfItem } from '../basics/redact';
+import { secretsOfItem } from '../core/redact';
 
 /**
  * What every request of the package shares: the credential, its base URL and its key, where a

@@ -2,16 +2,16 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { createHash } from 'crypto';
 
-import { isLoopbackHost } from '../basics/addresses';
-import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
-import { executionStopSignal, stoppedError } from '../basics/cancellation';
-import { clock } from '../basics/clock';
-import { IdealHouseItemError } from '../basics/errors';
-import { PerExecution } from '../basics/per-execution';
-import { limits } from '../basics/limits';
-import { AccountBudget, type PaceSignal } from './account-budget';
-import type { SlotPriority } from './request-order';
-import { PrioritySlots } from './request-order';
+import { isLoopbackHost } from '../core/addresses';
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/service';
+import { executionStopSignal, stoppedError } from '../core/cancellation';
+import { clock } from '../core/clock';
+import { IdealHouseItemError } from '../core/errors';
+import { PerExecution } from '../core/per-execution';
+import { limits } from '../core/limits';
+import { AccountBudget, type PaceSignal } from './account';
+import type { SlotPriority } from './order';
+import { PrioritySlots } from './order';
 
 /**
  * 50 items' creates go out within a second, and 200 tasks can each be polled every 4 s; beyond
@@ -103,7 +103,7 @@ async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<Ac
  * The service answered a request of this node run, sent at `sentAt`: its account's budget adapts
  * (see `AccountBudget.heard`), and a change of the rate in force goes to n8n's log at debug level.
  */
-export function heardFromService(
+export function recordServicePace(
 	ctx: IExecuteSingleFunctions,
 	sentAt: number,
 	signal: PaceSignal,

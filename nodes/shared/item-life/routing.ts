@@ -7,10 +7,10 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 
-import { refuseWhenStopped } from '../basics/cancellation';
-import { finalAdvice, toIdealHouseError, type IdealHouseError } from '../basics/errors';
-import { taskOf } from '../basics/outcome';
-import { isToolCall, withAdviceInMessage } from '../results/tool';
+import { refuseWhenStopped } from '../core/cancellation';
+import { finalAdvice, toIdealHouseError, type IdealHouseError } from '../core/errors';
+import { taskOf } from '../core/outcome';
+import { isToolCall, withAdviceInMessage } from '../output/tool';
 import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
 
 /**
@@ -19,7 +19,7 @@ import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
  * itself; its only hook around the send is `operations.pagination`, which with
  * `send.paginate: true` hands the built request to the node and takes back the items it returns.
  * Nothing is paginated: the hook runs the item's path (`path.ts`), which sends through the
- * package's transport (no redirects, a time limit, Stop). `cycleRouting` is the only place that
+ * package's transport (no redirects, a time limit, Stop). `itemLifeRouting` is the only place that
  * names it.
  */
 
@@ -28,7 +28,7 @@ import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
  * sent unless it passes. With `photoFiles`, the photo may also be a file on the item (Image Source).
  */
 export function createTaskRouting(route: CreateRoute): INodePropertyRouting {
-	return cycleRouting(
+	return itemLifeRouting(
 		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
 		'create',
 		async (ctx, request) => await createItem(ctx, route, request),
@@ -37,7 +37,7 @@ export function createTaskRouting(route: CreateRoute): INodePropertyRouting {
 
 /** Routing of Get Result: one read of the task, retried on passing faults. */
 export function taskResultRouting(api: ApiOfItem): INodePropertyRouting {
-	return cycleRouting(
+	return itemLifeRouting(
 		{ method: 'GET' },
 		'read',
 		async (ctx, request) => await readItem(ctx, api, request),
@@ -49,7 +49,7 @@ type ItemPath = (
 	request: IHttpRequestOptions,
 ) => Promise<INodeExecutionData[]>;
 
-function cycleRouting(
+function itemLifeRouting(
 	request: INodePropertyRouting['request'],
 	operation: 'create' | 'read',
 	path: ItemPath,

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import type { ImageSize } from '../catalog/catalog';
-import { fieldError, NOTHING_SENT } from '../basics/validation';
+import type { ImageSize } from '../catalog/apis';
+import { fieldError, NOTHING_SENT } from '../core/validation';
 import { failureText } from '../http/network';
 import type { FileType } from '../files/file-types';
 import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../files/image-header';

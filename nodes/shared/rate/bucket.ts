@@ -1,4 +1,4 @@
-import { clock } from '../basics/clock';
+import { clock } from '../core/clock';
 
 /**
  * How many requests may leave together before the rest are spaced out at the rate, while the
@@ -21,7 +21,7 @@ export const FIRST_BURST = 10;
  * all; requests spaced out cannot bunch the way a burst does, so a request then counts for one
  * second from its slot, and a slow answer no longer slows the pace. Still at most `rate` in flight.
  */
-export class RequestBudget {
+export class TokenBucket {
 	private inFlight = 0;
 	/** When the answers of the last second came, oldest first. */
 	private readonly answeredAt: number[] = [];

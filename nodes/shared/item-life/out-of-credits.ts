@@ -1,9 +1,9 @@
 import type { IExecuteSingleFunctions, JsonObject } from 'n8n-workflow';
 
-import { API_CODES, NOT_ENOUGH_CREDITS } from '../basics/api-codes';
-import { clock } from '../basics/clock';
-import { IdealHouseApiError } from '../basics/errors';
-import { PerExecution } from '../basics/per-execution';
+import { API_CODES, NOT_ENOUGH_CREDITS } from '../core/api-codes';
+import { clock } from '../core/clock';
+import { IdealHouseApiError } from '../core/errors';
+import { PerExecution } from '../core/per-execution';
 
 /**
  * Once the service has answered a create with 9051 (not enough credits), every other create of

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { fieldError } from '../basics/validation';
+import { fieldError } from '../core/validation';
 
 /**
  * Images of one item that must be the same size, compared once each has been checked, before

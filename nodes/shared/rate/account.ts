@@ -1,6 +1,6 @@
-import { clock } from '../basics/clock';
-import { AdaptiveRate } from './adaptive-rate';
-import { RequestBudget } from './request-budget';
+import { clock } from '../core/clock';
+import { AdaptiveRate } from './adaptive';
+import { TokenBucket } from './bucket';
 
 /**
  * The longest Retry-After that, once settled, holds only the refused request: a limit counted per
@@ -16,13 +16,13 @@ export type PaceSignal =
 	| { throttled: false };
 
 /**
- * One account's request budget in this process: its slots (`RequestBudget`), the rate they are
+ * One account's request budget in this process: its slots (`TokenBucket`), the rate they are
  * given at, and how that rate adapts to the service's answers. The rate in force is the lowest
  * Max Requests per Second of the node runs using the account (`rates`), lowered while the service
  * throttles this process.
  */
 export class AccountBudget {
-	readonly slots: RequestBudget;
+	readonly slots: TokenBucket;
 	/** The rate each node run using the budget asked for, by execution and node. */
 	readonly rates = new Map<string, number>();
 	private readonly adaptive: AdaptiveRate;
@@ -30,7 +30,7 @@ export class AccountBudget {
 	private logged: number;
 
 	constructor(ceiling: number) {
-		this.slots = new RequestBudget(ceiling);
+		this.slots = new TokenBucket(ceiling);
 		this.adaptive = new AdaptiveRate(ceiling);
 		this.logged = ceiling;
 	}

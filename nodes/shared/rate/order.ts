@@ -1,4 +1,4 @@
-import { clock } from '../basics/clock';
+import { clock } from '../core/clock';
 
 /**
  * Which requests go first when the node's request budget is used up: polls of tasks that are

@@ -1,11 +1,11 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { KNOWN_STATUSES, TERMINAL_STATUSES } from '../catalog/api';
-import { resultPath, type IdealHouseApi } from '../catalog/catalog';
-import { executionStopSignal, stoppedError } from '../basics/cancellation';
-import { clock } from '../basics/clock';
-import { IdealHouseItemError, toIdealHouseError } from '../basics/errors';
-import { limits } from '../basics/limits';
+import { KNOWN_STATUSES, TERMINAL_STATUSES } from '../catalog/service';
+import { resultPath, type IdealHouseApi } from '../catalog/apis';
+import { executionStopSignal, stoppedError } from '../core/cancellation';
+import { clock } from '../core/clock';
+import { IdealHouseItemError, toIdealHouseError } from '../core/errors';
+import { limits } from '../core/limits';
 import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
 import { taskFromResult, unknownStatusError, type Task } from '../catalog/task';
 import { backoffMs, retryWaitMs } from '../http/retries';

@@ -6,15 +6,15 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/api';
-import type { IdealHouseApi } from '../catalog/catalog';
-import { isLocalHost } from '../basics/addresses';
-import { clock } from '../basics/clock';
+import { CREDENTIAL_NAME, serviceBaseUrl } from '../catalog/service';
+import type { IdealHouseApi } from '../catalog/apis';
+import { isLocalHost } from '../core/addresses';
+import { clock } from '../core/clock';
 import { creditsCharged, refundNote } from '../catalog/credits';
 import { DownloadError, downloadError, downloadResultFile, downloadStopped } from './download';
-import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
-import { limits } from '../basics/limits';
-import { bounded } from '../basics/redact';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../core/errors';
+import { limits } from '../core/limits';
+import { bounded } from '../core/redact';
 import { resultUrls, type Task } from '../catalog/task';
 import { backoffMs, withRetries, type RetryDecision } from '../http/retries';
 import { compactSkipped, compactTask, isToolCall } from './tool';

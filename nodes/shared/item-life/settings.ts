@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { fieldError, NOTHING_SENT } from '../basics/validation';
-import { photoLinkLimits } from '../basics/limits';
-import { IMAGE_SOURCE } from '../catalog/api';
+import { fieldError, NOTHING_SENT } from '../core/validation';
+import { photoLinkLimits } from '../core/limits';
+import { IMAGE_SOURCE } from '../catalog/service';
 import { parseTaskIdField } from '../catalog/task';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../transport/throttle';
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../rate/slots';
 
 /**
  * What the user set for one item, read from the node's parameters once, when the item's request

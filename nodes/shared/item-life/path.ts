@@ -5,15 +5,20 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { toIdealHouseError } from '../basics/errors';
-import { TERMINAL_STATUSES } from '../catalog/api';
-import { createPath, resultPath, type IdealHouseApi } from '../catalog/catalog';
+import { toIdealHouseError } from '../core/errors';
+import { TERMINAL_STATUSES } from '../catalog/service';
+import { createPath, resultPath, type IdealHouseApi } from '../catalog/apis';
 import { price, priceOfStoredTask } from '../catalog/credits';
-import { emitTask } from '../results/output';
-import { imageUrlOf } from '../storage/n8n-links';
-import type { PhotoFile } from '../storage/photo-files';
+import { emitTask } from '../output/output';
+import { imageUrlOf } from '../photo-files/n8n-links';
+import type { PhotoFile } from '../photo-files/item-photos';
 import { sendCreate, sendRead } from './create';
-import { logCreated, namingCreatedTask, namingTask, type CreatedTask } from './created-task';
+import {
+	logCreated,
+	failureNamingCreatedTask,
+	failureAboutTask,
+	type CreatedTask,
+} from './created-task';
 import { creditCharge } from './credit-limit';
 import { checkPhotoFiles } from './photos';
 import { preview } from './preview';
@@ -23,7 +28,7 @@ import {
 	type ItemParameters,
 	type PhotoFileRule,
 } from './settings';
-import { takeTurn } from './turn';
+import { waitForCreateTurn } from './create-turn';
 import { waitForTask } from './wait';
 
 /**
@@ -104,7 +109,7 @@ export async function createItem(
 	}
 	// 6. The item's turn: a request slot, no 9051 in this execution, the Credit Limit's count.
 	const rate = settings.maxRequestsPerSecond;
-	const turn = await takeTurn(ctx, rate, charge);
+	const turn = await waitForCreateTurn(ctx, rate, charge);
 	let task: CreatedTask | undefined;
 	try {
 		// 7. The photos' links, in the item's turn: signed by n8n.
@@ -130,7 +135,9 @@ export async function createItem(
 		// 12. The output.
 		return items;
 	} catch (error) {
-		const failure = task ? namingCreatedTask(ctx, error, task) : toIdealHouseError(ctx, error);
+		const failure = task
+			? failureNamingCreatedTask(ctx, error, task)
+			: toIdealHouseError(ctx, error);
 		// A refusal that names the photo says what to check of n8n's link; a task left running
 		// says until when it can still fetch the photo.
 		photos?.explainRefusal(failure);
@@ -181,6 +188,6 @@ export async function readItem(
 		return await emitTask.call(ctx, api, task, settings.download, creditsCharged);
 	} catch (error) {
 		// Whatever ends the item names the task it read, and what it cost.
-		throw namingTask(ctx, error, { taskId, creditsCharged });
+		throw failureAboutTask(ctx, error, { taskId, creditsCharged });
 	}
 }

@@ -1,9 +1,9 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
-import { refuseWhenStopped } from '../basics/cancellation';
-import { toIdealHouseError } from '../basics/errors';
-import { refusedByCode, type Outcome } from '../basics/outcome';
-import { accountOfRun, takeRequestSlot } from '../transport/throttle';
+import { refuseWhenStopped } from '../core/cancellation';
+import { toIdealHouseError } from '../core/errors';
+import { refusedByCode, type Outcome } from '../core/outcome';
+import { accountOfRun, takeRequestSlot } from '../rate/slots';
 import { envelopeCode, type ServiceResponse } from '../transport/answers';
 import type { CreditCharge } from './credit-limit';
 import { noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
@@ -30,7 +30,7 @@ export interface Turn {
 	release(): void;
 }
 
-export async function takeTurn(
+export async function waitForCreateTurn(
 	ctx: IExecuteSingleFunctions,
 	rate: number,
 	charge: CreditCharge,

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { stoppedError } from '../basics/cancellation';
-import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../basics/errors';
-import { holdsLongInteger, writeJsonBody } from '../basics/json-body';
-import { limits } from '../basics/limits';
-import { final, mayRepeatRead, mayResendCreate, type Outcome } from '../basics/outcome';
+import { stoppedError } from '../core/cancellation';
+import { IdealHouseApiError, toIdealHouseError, type IdealHouseError } from '../core/errors';
+import { holdsLongInteger, writeJsonBody } from '../core/json-body';
+import { limits } from '../core/limits';
+import { final, mayRepeatRead, mayResendCreate, type Outcome } from '../core/outcome';
 import { taskFromResult, taskIdFromCreate, toTaskId, type Task } from '../catalog/task';
 import {
 	backoffMs,
@@ -17,7 +17,7 @@ import { envelopeIn, readEnvelope, type ServiceResponse } from '../transport/ans
 import { sendInSlot, sendToService } from '../transport/send';
 import type { CreditCharge } from './credit-limit';
 import type { Operation } from './settings';
-import { takeTurn, type Turn } from './turn';
+import { waitForCreateTurn, type Turn } from './create-turn';
 
 /**
  * The one request of an item, sent with retries around the send alone: a create (once its turn
@@ -45,7 +45,11 @@ export async function sendCreate(
 	return await withRetries(
 		ctx,
 		async (attempt) =>
-			await createOnce(ctx, sent, attempt === 1 ? turn : await takeTurn(ctx, rate, charge)),
+			await createOnce(
+				ctx,
+				sent,
+				attempt === 1 ? turn : await waitForCreateTurn(ctx, rate, charge),
+			),
 		sendAgainPolicy(ctx, 'create'),
 	);
 }

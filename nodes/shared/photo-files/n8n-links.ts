@@ -5,16 +5,16 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import { NOTHING_SENT } from '../basics/validation';
-import { isLocalHost, isLoopbackHost } from '../basics/addresses';
-import { refuseWhenStopped } from '../basics/cancellation';
-import { rememberSecrets, tokenAndParts } from '../basics/redact';
-import { IdealHouseItemError, type IdealHouseError } from '../basics/errors';
-import { PARAM_ERROR } from '../basics/api-codes';
-import { apiCodeOf } from '../basics/outcome';
-import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/api';
+import { NOTHING_SENT } from '../core/validation';
+import { isLocalHost, isLoopbackHost } from '../core/addresses';
+import { refuseWhenStopped } from '../core/cancellation';
+import { rememberSecrets, tokenAndParts } from '../core/redact';
+import { IdealHouseItemError, type IdealHouseError } from '../core/errors';
+import { PARAM_ERROR } from '../core/api-codes';
+import { apiCodeOf } from '../core/outcome';
+import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/service';
 import { failureText } from '../http/network';
-import type { PhotoFile } from './photo-files';
+import type { PhotoFile } from './item-photos';
 
 /**
  * How a photo that is a file reaches the service, which takes photos by URL only: n8n's own
