@@ -88,3 +88,46 @@ export function circles(files: SourceFile[]): string[][] {
 	for (const file of files) visit(file.path, []);
 	return found;
 }
+
+/** The largest share of a room's non-blank lines that may be comments. */
+export const MAX_COMMENT_SHARE = 0.15;
+
+/** Non-blank lines, and those of them that are comments (`//` lines, and lines of `/* … *\/` blocks). */
+export function commentLines(text: string): { lines: number; comments: number } {
+	let lines = 0;
+	let comments = 0;
+	let inBlock = false;
+	for (const raw of text.split('\n')) {
+		const line = raw.trim();
+		if (line === '') continue;
+		lines++;
+		if (inBlock) {
+			comments++;
+			if (line.includes('*/')) inBlock = false;
+		} else if (line.startsWith('//')) {
+			comments++;
+		} else if (line.startsWith('/*')) {
+			comments++;
+			inBlock = !line.includes('*/');
+		}
+	}
+	return { lines, comments };
+}
+
+/** The rooms of `nodes/`: each folder of `nodes/shared`, and each node's own folder. */
+export function nodeRooms(): Array<{ room: string; lines: number; comments: number }> {
+	const rooms = [
+		...readdirSync(SHARED).map((name) => join(SHARED, name)),
+		...readdirSync(join(ROOT, 'nodes'))
+			.filter((name) => name !== 'shared')
+			.map((name) => join(ROOT, 'nodes', name)),
+	].filter((dir) => statSync(dir).isDirectory());
+	return rooms.map((dir) => {
+		const counts = sources(dir).map((file) => commentLines(readFileSync(file, 'utf8')));
+		return {
+			room: relative(ROOT, dir),
+			lines: counts.reduce((sum, count) => sum + count.lines, 0),
+			comments: counts.reduce((sum, count) => sum + count.comments, 0),
+		};
+	});
+}

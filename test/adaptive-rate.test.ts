@@ -6,8 +6,9 @@
  */
 import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { AccountBudget } from '../nodes/shared/rate/account';
-import { AdaptiveRate, evenPart, rateCurve } from '../nodes/shared/rate/adaptive';
-import { FIRST_BURST, TokenBucket } from '../nodes/shared/rate/bucket';
+import { rateLimits } from '../nodes/shared/core/limits';
+import { AdaptiveRate, evenPart } from '../nodes/shared/rate/adaptive';
+import { TokenBucket } from '../nodes/shared/rate/bucket';
 import { paceSignalOf, type ServiceResponse } from '../nodes/shared/transport/answers';
 
 const T0 = 1_000_000;
@@ -54,7 +55,7 @@ describe('AdaptiveRate: the curve', () => {
 
 		const slow = new AdaptiveRate(50);
 		slow.throttled(now, throttle(T0, 0.2));
-		expect(slow.current).toBe(rateCurve.minRate);
+		expect(slow.current).toBe(rateLimits.minRate);
 	});
 
 	test.each([0.1, 0.3])(
@@ -166,7 +167,7 @@ describe('AdaptiveRate: the curve', () => {
 			});
 			return rate.current;
 		});
-		expect(new Set(rates)).toEqual(new Set([12.5 * rateCurve.plateau]));
+		expect(new Set(rates)).toEqual(new Set([12.5 * rateLimits.plateau]));
 	});
 
 	test('never more than two falls of 0.7 at once, nor less than one, whatever it got into the window', () => {
@@ -243,7 +244,7 @@ describe('AdaptiveRate: a throttle once settled (nudged)', () => {
 });
 
 describe('TokenBucket: the slots', () => {
-	test(`a fresh budget sends ${FIRST_BURST} at once, then one every 1/rate s, and no more than the rate in a second`, () => {
+	test(`a fresh budget sends ${rateLimits.firstBurst} at once, then one every 1/rate s, and no more than the rate in a second`, () => {
 		const budget = new TokenBucket(50);
 		expect(takeAll(budget)).toBe(10);
 		expect(budget.tryTake()).toBe(20);

@@ -2,13 +2,9 @@
  * The file-type rules on their own: a verdict only once the bytes suffice, and signatures that
  * an error page or a stray text cannot meet.
  */
-import {
-	SNIFF_BYTES,
-	sniffModelType,
-	sniffResultType,
-	type Extent,
-} from '../nodes/shared/files/file-types';
+import { sniffModelType, sniffResultType, type Extent } from '../nodes/shared/files/file-types';
 import { TINY_PNG } from './helpers/api';
+import { fileLimits } from '../nodes/shared/core/limits';
 
 function zipOf(names: string[]): Buffer {
 	return Buffer.concat(
@@ -93,8 +89,9 @@ describe('glTF', () => {
 	});
 
 	test('a document longer than the bytes read is judged on its first members', () => {
-		const buffers = `"buffers":[{"uri":"data:application/octet-stream;base64,${'A'.repeat(SNIFF_BYTES)}"}]}`;
-		const long = (start: string) => Buffer.from(`${start},${buffers}`).subarray(0, SNIFF_BYTES);
+		const buffers = `"buffers":[{"uri":"data:application/octet-stream;base64,${'A'.repeat(fileLimits.sniffBytes)}"}]}`;
+		const long = (start: string) =>
+			Buffer.from(`${start},${buffers}`).subarray(0, fileLimits.sniffBytes);
 		expect(sniffModelType(long('{"asset":{"version":"2.0"}'), 'head')).toEqual(
 			type('model/gltf+json', 'gltf'),
 		);

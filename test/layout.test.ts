@@ -8,12 +8,15 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import {
+	MAX_COMMENT_SHARE,
 	MAX_ROOM_SHARE,
 	ROOMS,
 	ROOT,
 	SHARED,
 	circles,
+	commentLines,
 	importsOf,
+	nodeRooms,
 	roomOf,
 	sharedFiles,
 	sources,
@@ -70,4 +73,24 @@ test.each(NODE_FOLDERS)('nodes/%s imports no other node folder', (folder) => {
 			.map((target) => `${relative(ROOT, file)} -> ${target}`),
 	);
 	expect(wrong).toEqual([]);
+});
+
+test(`no room of nodes/ is more than ${MAX_COMMENT_SHARE * 100} % comment lines`, () => {
+	const wordy = nodeRooms()
+		.filter((room) => room.comments > MAX_COMMENT_SHARE * room.lines)
+		.map((room) => `${room.room}: ${((100 * room.comments) / room.lines).toFixed(1)} %`);
+	expect(wordy).toEqual([]);
+});
+
+test('comment lines are counted as a reader sees them', () => {
+	const text = [
+		'/**',
+		' * Why.',
+		' */',
+		'const a = 1; // a note',
+		'',
+		'// one',
+		'f(); /* x */',
+	].join('\n');
+	expect(commentLines(text)).toEqual({ lines: 6, comments: 4 });
 });

@@ -12,7 +12,7 @@ import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
 import { runNode, type RunOptions } from '../dev/harness/engine';
-import { imageFileLimits } from '../nodes/shared/photo-files/image-files';
+import { fileLimits } from '../nodes/shared/core/limits';
 import { API_KEY, OR, recorded, serveTask } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
@@ -78,15 +78,15 @@ describe('a bad file is an item error naming the item and the property, with no 
 	});
 
 	test('a file over 20 MB', async () => {
-		const limit = imageFileLimits.maxBytes;
-		imageFileLimits.maxBytes = 1000;
+		const limit = fileLimits.imageMaxBytes;
+		fileLimits.imageMaxBytes = 1000;
 		try {
 			const { error } = await remove([await fileItem({ photo: JPEG })]);
 			expect(error?.message).toMatch(
 				/^'Input Binary Field' "photo" is larger than 20 MB \[item 0\]/,
 			);
 		} finally {
-			imageFileLimits.maxBytes = limit;
+			fileLimits.imageMaxBytes = limit;
 		}
 		expect(recorded).toEqual([]);
 	});

@@ -3,7 +3,8 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { pollPlanner, type PollPlanner } from './helpers/waiting-seam';
-import { MIN_POLL_GAP_MS } from '../nodes/shared/waiting/poll-schedule';
+/** The service's rule: at least 3 s between two checks of a task. */
+const MIN_POLL_GAP_MS = 3000;
 import type { SlotPriority } from '../nodes/shared/rate/order';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst } from '../nodes/shared/rate/order';

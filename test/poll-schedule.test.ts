@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 import { clock as nodeClock } from '../nodes/shared/core/clock';
-import { MAX_PREDICTED_WAIT_MS } from '../nodes/shared/waiting/poll-schedule';
+import { pollLimits } from '../nodes/shared/core/limits';
 import { PollSchedule } from './helpers/waiting-seam';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst, PrioritySlots } from '../nodes/shared/rate/order';
@@ -38,7 +38,7 @@ describe('poll schedule: prediction from progress', () => {
 		const schedule = new PollSchedule(T0, INTERVAL);
 		schedule.observe(T0 + 4000, processing(5));
 		schedule.observe(T0 + 8000, processing(10)); // an 80 s task
-		expect(schedule.waitMs(T0 + 8000)).toBe(MAX_PREDICTED_WAIT_MS);
+		expect(schedule.waitMs(T0 + 8000)).toBe(pollLimits.maxPredictedWaitMs);
 	});
 
 	it('reads a long task once more before aiming, when the whole-number percentage leaves seconds open', () => {

@@ -1,13 +1,37 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { IdealHouseApi } from '../shared/catalog/apis';
+import { APIS, type IdealHouseApi } from '../shared/catalog/apis';
+import { priceText } from '../shared/catalog/credits';
 import { sentAs } from '../shared/descriptions/body-fields';
+import type { Resource } from '../shared/descriptions/resource';
 import { styleMethodName } from './methods/styles';
 
 /**
- * What the Ideal House AI node's resources share beyond plain fields: the lists loaded from the
- * Style Config endpoint, the model type with its prices, and Extra Body Fields.
+ * What the Ideal House AI node's resources share beyond plain fields: the resource itself from its
+ * catalog row, the lists loaded from the Style Config endpoint, the model type with its prices,
+ * and Extra Body Fields.
  */
+
+/**
+ * A resource of a catalog API, by its name: its row, what it does with its price, and its fields
+ * shown for its create.
+ */
+export function catalogResource(
+	value: keyof typeof APIS,
+	resource: Omit<Resource, 'value' | 'api' | 'description'> & { does: string },
+): Resource {
+	const api = APIS[value];
+	const { does, fields, ...rest } = resource;
+	const show = { show: { resource: [value], operation: ['create'] } };
+	return {
+		value,
+		api,
+		description: `${does} (${priceText(api)})`,
+		fields: updateDisplayOptions(show, fields),
+		...rest,
+	};
+}
 
 /**
  * The load-options method of one of the API's Style Config lists (`group`). A field loading it
@@ -16,6 +40,26 @@ import { styleMethodName } from './methods/styles';
  */
 export function styleList(api: IdealHouseApi, group: string): string {
 	return styleMethodName(api.styleKey ?? api.name, group);
+}
+
+/** A field whose values load from the API's Style Config list `group`: one ID, or several. */
+export function styleField(
+	api: IdealHouseApi,
+	field: { displayName: string; name: string; group: string; what: string; several?: boolean },
+): INodeProperties {
+	const ids = field.several ? 'IDs' : 'an ID';
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: field.several ? 'multiOptions' : 'options',
+		default: field.several ? [] : '',
+		description: `${field.what}. Choose from the list, or specify ${ids} using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		typeOptions: {
+			loadOptionsMethod: styleList(api, field.group),
+			loadOptionsDependsOn: ['resource'],
+		},
+		routing: sentAs(field.name),
+	};
 }
 
 /**

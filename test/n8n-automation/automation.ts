@@ -42,7 +42,7 @@ async function main(): Promise<number> {
 		// Where n8n really lives (the install folder may be a link): its paths are cut from lines.
 		n8nAppDir: realpathSync(settings.n8nApp),
 		// The rejected photo and the failed task of the CRM run, on purpose.
-		provoked: /Ideal House error 1011|task \d+ failed|refunded/i,
+		provoked: /Ideal House answered code 1011|ended with status "Failed"|refunded/i,
 	});
 	report.checkDatabaseVersion('n8n log', ctx.n8n.output());
 	return report.print({

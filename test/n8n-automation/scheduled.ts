@@ -31,7 +31,7 @@ const ENHANCE_NODE = 'Enhance for the MLS';
 /** What one enhanced photo costs, from the catalog. */
 const PHOTO_CREDITS = creditsOf('photoEnhancer');
 const PHOTOS_PER_RUN = TEST_CREDIT_LIMIT / PHOTO_CREDITS;
-const HELD_BACK = `Credit Limit of ${TEST_CREDIT_LIMIT} credits reached: this node has already spent ${TEST_CREDIT_LIMIT} credits in this execution, and this item would cost ${PHOTO_CREDITS} credits`;
+const HELD_BACK = `'Credit Limit' of ${TEST_CREDIT_LIMIT} credits reached: this node has already spent ${TEST_CREDIT_LIMIT} credits in this execution, and this item would cost ${PHOTO_CREDITS} credits`;
 
 interface Phase {
 	what: string;

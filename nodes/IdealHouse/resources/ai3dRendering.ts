@@ -1,30 +1,16 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import { imageUrlField, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField } from '../fields';
+import { catalogResource, modelTypeField } from '../fields';
 
 const api = APIS.ai3dRendering;
-const displayOptions = { show: { resource: ['ai3dRendering'], operation: ['create'] } };
 
-export const ai3dRendering: Resource = {
-	value: 'ai3dRendering',
+export const ai3dRendering: Resource = catalogResource('ai3dRendering', {
 	name: 'AI 3D Rendering',
-	description: `Render a 3D model view or a sketch as a photoreal image (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Render a 3D model view or a sketch as a photoreal image',
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image to render' },
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Style and content guidance, in your own words',
-			routing: sentAs('prompt'),
-		},
+		{ ...promptField, description: 'Style and content guidance, in your own words' },
 		modelTypeField(api),
 		{
 			displayName: 'Render Degree',
@@ -38,6 +24,10 @@ export const ai3dRendering: Resource = {
 			displayOptions: { show: { modelType: ['', 'Flash'] } },
 			routing: sentAs('renderDegree'),
 		},
-	]),
-	toolDescription: `Renders an image (a 3D model view, a sketch, a plain render) as a photoreal picture with Ideal House AI. Inputs: imageUrl (public URL), optional prompt, optional renderDegree 1-6 with the Flash model. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	],
+	tool: {
+		does: 'Renders an image (a 3D model view, a sketch, a plain render) as a photoreal picture with Ideal House AI.',
+		inputs:
+			'imageUrl (public URL), optional prompt, optional renderDegree 1-6 with the Flash model',
+	},
+});

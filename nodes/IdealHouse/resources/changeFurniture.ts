@@ -1,69 +1,38 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import { imageUrlField, promptField } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { styleList } from '../fields';
+import { catalogResource, styleField } from '../fields';
 
 const api = APIS.changeFurniture;
-const displayOptions = { show: { resource: ['changeFurniture'], operation: ['create'] } };
 
-export const changeFurniture: Resource = {
-	value: 'changeFurniture',
+export const changeFurniture: Resource = catalogResource('changeFurniture', {
 	name: 'Change Furniture',
-	description: `Replace a room's furniture in another style (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: "Replace a room's furniture in another style",
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'What the new furniture should look like',
-			routing: sentAs('prompt'),
-		},
-		{
+		{ ...promptField, description: 'What the new furniture should look like' },
+		styleField(api, {
 			displayName: 'Room Type Name or ID',
 			name: 'indoorTypeId',
-			type: 'options',
-			default: '',
-			description:
-				'The kind of room. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			typeOptions: {
-				loadOptionsMethod: styleList(api, 'roomType'),
-				loadOptionsDependsOn: ['resource'],
-			},
-			routing: sentAs('indoorTypeId'),
-		},
-		{
+			group: 'roomType',
+			what: 'The kind of room',
+		}),
+		styleField(api, {
 			displayName: 'Style Name or ID',
 			name: 'indoorStyleId',
-			type: 'options',
-			default: '',
-			description:
-				'The furniture style. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			typeOptions: {
-				loadOptionsMethod: styleList(api, 'style'),
-				loadOptionsDependsOn: ['resource'],
-			},
-			routing: sentAs('indoorStyleId'),
-		},
-		{
+			group: 'style',
+			what: 'The furniture style',
+		}),
+		styleField(api, {
 			displayName: 'Element Names or IDs',
 			name: 'indoorElemId',
-			type: 'multiOptions',
-			default: [],
-			description:
-				'Pieces to change. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			typeOptions: {
-				loadOptionsMethod: styleList(api, 'elements'),
-				loadOptionsDependsOn: ['resource'],
-			},
-			routing: sentAs('indoorElemId'),
-		},
-	]),
-	toolDescription: `Replaces the furniture in a real-estate room photo with Ideal House AI and returns the refurnished image. Inputs: imageUrl (public URL of the interior photo), optional prompt. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+			group: 'elements',
+			what: 'Pieces to change',
+			several: true,
+		}),
+	],
+	tool: {
+		does: 'Replaces the furniture in a real-estate room photo with Ideal House AI and returns the refurnished image.',
+		inputs: 'imageUrl (public URL of the interior photo), optional prompt',
+	},
+});

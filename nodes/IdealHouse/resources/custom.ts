@@ -64,6 +64,9 @@ export const custom: Resource = {
 	api: namedApi,
 	fields,
 	extraBodyLabel: 'Body (JSON)',
-	toolDescription:
-		'Calls an Ideal House AI API by its path name with a JSON body, waits for the task and returns JSON {id, status, resultUrl, width, height, creditsCharged}; creditsCharged is null because the price is not known.',
+	tool: {
+		does: 'Calls an Ideal House AI API this node does not list, by its path name, with a JSON body.',
+		inputs: "apiName (the API's name in its path), extraBody (the request body as JSON)",
+		more: 'Its price is not known to the node, so creditsCharged comes back null.',
+	},
 };

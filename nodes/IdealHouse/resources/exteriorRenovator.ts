@@ -1,29 +1,18 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { PHOTO_PLACEHOLDER, imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import {
+	imageUrlField,
+	PHOTO_PLACEHOLDER,
+	promptField,
+	sentAs,
+} from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import { catalogResource } from '../fields';
 
-const api = APIS.exteriorRenovator;
-const displayOptions = { show: { resource: ['exteriorRenovator'], operation: ['create'] } };
-
-export const exteriorRenovator: Resource = {
-	value: 'exteriorRenovator',
+export const exteriorRenovator: Resource = catalogResource('exteriorRenovator', {
 	name: 'Exterior Renovator',
-	description: `Restyle a building's exterior (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: "Restyle a building's exterior",
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image of the exterior to restyle' },
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'What the renovated exterior should look like',
-			routing: sentAs('prompt'),
-		},
+		{ ...promptField, description: 'What the renovated exterior should look like' },
 		{
 			displayName: 'Reference Image URL',
 			name: 'referenceUrl',
@@ -42,6 +31,10 @@ export const exteriorRenovator: Resource = {
 				"ID of a building style (Ideal House's pages do not publish the list; leave empty for the service's choice)",
 			routing: sentAs('buildingStyleId'),
 		},
-	]),
-	toolDescription: `Renovates the exterior of a building in a real-estate photo with Ideal House AI and returns the restyled image. Inputs: imageUrl (public URL of the exterior photo), optional prompt, optional referenceUrl (an image whose style to follow). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	],
+	tool: {
+		does: 'Renovates the exterior of a building in a real-estate photo with Ideal House AI and returns the restyled image.',
+		inputs:
+			'imageUrl (public URL of the exterior photo), optional prompt, optional referenceUrl (an image whose style to follow)',
+	},
+});

@@ -1,20 +1,14 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { PHOTO_PLACEHOLDER, sentAs } from '../../shared/descriptions/body-fields';
+import { PHOTO_PLACEHOLDER, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField } from '../fields';
+import { catalogResource, modelTypeField } from '../fields';
 
 const api = APIS.floorPlan;
-const displayOptions = { show: { resource: ['floorPlan'], operation: ['create'] } };
 
-export const floorPlan: Resource = {
-	value: 'floorPlan',
+export const floorPlan: Resource = catalogResource('floorPlan', {
 	name: 'Floor Plan',
-	description: `Draw a floor plan from rooms and an area, no photo needed (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Draw a floor plan from rooms and an area, no photo needed',
+	fields: [
 		{
 			displayName: 'Bedrooms',
 			name: 'bedrooms',
@@ -62,15 +56,7 @@ export const floorPlan: Resource = {
 			description: 'Further spaces, comma-separated, e.g. garage, laundry',
 			routing: sentAs('extras'),
 		},
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Further wishes for the layout, in your own words',
-			routing: sentAs('prompt'),
-		},
+		{ ...promptField, description: 'Further wishes for the layout, in your own words' },
 		{
 			displayName: 'Reference Plan URL',
 			name: 'refImageUrl',
@@ -81,6 +67,10 @@ export const floorPlan: Resource = {
 			routing: sentAs('refImageUrl'),
 		},
 		modelTypeField(api),
-	]),
-	toolDescription: `Draws a floor plan image with Ideal House AI from numbers and choices, with no photo in. Inputs: bedrooms (default 2), bathrooms (default 1), kitchenType (open or closed), optional grossArea (e.g. 100-120m²), extras, prompt, refImageUrl. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	],
+	tool: {
+		does: 'Draws a floor plan image with Ideal House AI from numbers and choices, with no photo in.',
+		inputs:
+			'bedrooms (default 2), bathrooms (default 1), kitchenType (open or closed), optional grossArea (e.g. 100-120m²), extras, prompt, refImageUrl',
+	},
+});

@@ -1,23 +1,17 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
 import { fieldError, NOTHING_SENT } from '../../shared/core/validation';
-import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import { imageUrlField, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField } from '../fields';
+import { catalogResource, modelTypeField } from '../fields';
 
 const api = APIS.furnitureTryOn;
-const displayOptions = { show: { resource: ['furnitureTryOn'], operation: ['create'] } };
 /** Ideal House's page: at most 6 furniture items per task. */
 const MAX_ITEMS = 6;
 
-export const furnitureTryOn: Resource = {
-	value: 'furnitureTryOn',
+export const furnitureTryOn: Resource = catalogResource('furnitureTryOn', {
 	name: 'Furniture Try-On',
-	description: `Place up to ${MAX_ITEMS} real furniture products in an image of a room (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: `Place up to ${MAX_ITEMS} real furniture products in an image of a room`,
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image of the room' },
 		{
 			displayName: 'Furniture List (JSON)',
@@ -28,17 +22,9 @@ export const furnitureTryOn: Resource = {
 			description: `A JSON list of 1 to ${MAX_ITEMS} furniture items, each an object with the item's image and product ID. Ideal House's page does not publish the key names: write them as its documentation gives them.`,
 			routing: sentAs('furnitureList'),
 		},
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Further guidance, in your own words',
-			routing: sentAs('prompt'),
-		},
+		{ ...promptField, description: 'Further guidance, in your own words' },
 		modelTypeField(api),
-	]),
+	],
 	own(body) {
 		const list = body.furnitureList;
 		if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ITEMS) {
@@ -61,5 +47,8 @@ export const furnitureTryOn: Resource = {
 			);
 		}
 	},
-	toolDescription: `Places real furniture products into a room photo with Ideal House AI. Inputs: imageUrl (public URL of the room), furnitureList (1 to ${MAX_ITEMS} objects, each with the product's image and ID), optional prompt. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	tool: {
+		does: 'Places real furniture products into a room photo with Ideal House AI.',
+		inputs: `imageUrl (public URL of the room), furnitureList (1 to ${MAX_ITEMS} objects, each with the product's image and ID), optional prompt`,
+	},
+});

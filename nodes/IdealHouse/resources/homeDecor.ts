@@ -1,20 +1,19 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { PHOTO_PLACEHOLDER, imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import {
+	imageUrlField,
+	PHOTO_PLACEHOLDER,
+	promptField,
+	sentAs,
+} from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField, styleList } from '../fields';
+import { catalogResource, modelTypeField, styleField } from '../fields';
 
 const api = APIS.homeDecor;
-const displayOptions = { show: { resource: ['homeDecor'], operation: ['create'] } };
 
-export const homeDecor: Resource = {
-	value: 'homeDecor',
+export const homeDecor: Resource = catalogResource('homeDecor', {
 	name: 'Home Decor',
-	description: `Decorate a room in a chosen style (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Decorate a room in a chosen style',
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{
 			displayName: 'Reference Image URL',
@@ -25,42 +24,24 @@ export const homeDecor: Resource = {
 			description: 'Public URL of an image whose decor style to follow',
 			routing: sentAs('referenceUrl'),
 		},
-		{
+		styleField(api, {
 			displayName: 'Space Type Name or ID',
 			name: 'spaceStyleId',
-			type: 'options',
-			default: '',
-			description:
-				'The kind of space. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			typeOptions: {
-				loadOptionsMethod: styleList(api, 'spaceType'),
-				loadOptionsDependsOn: ['resource'],
-			},
-			routing: sentAs('spaceStyleId'),
-		},
-		{
+			group: 'spaceType',
+			what: 'The kind of space',
+		}),
+		styleField(api, {
 			displayName: 'Decor Style Name or ID',
 			name: 'homeDecorStyleId',
-			type: 'options',
-			default: '',
-			description:
-				'The decor style. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			typeOptions: {
-				loadOptionsMethod: styleList(api, 'decorStyle'),
-				loadOptionsDependsOn: ['resource'],
-			},
-			routing: sentAs('homeDecorStyleId'),
-		},
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Decor guidance, in your own words',
-			routing: sentAs('prompt'),
-		},
+			group: 'decorStyle',
+			what: 'The decor style',
+		}),
+		{ ...promptField, description: 'Decor guidance, in your own words' },
 		modelTypeField(api),
-	]),
-	toolDescription: `Decorates a room in a real-estate photo with Ideal House AI and returns the decorated image. Inputs: imageUrl (public URL of the interior photo), optional referenceUrl (an image whose decor style to follow), optional prompt. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	],
+	tool: {
+		does: 'Decorates a room in a real-estate photo with Ideal House AI and returns the decorated image.',
+		inputs:
+			'imageUrl (public URL of the interior photo), optional referenceUrl (an image whose decor style to follow), optional prompt',
+	},
+});

@@ -1,20 +1,14 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
 import { sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField } from '../fields';
+import { catalogResource, modelTypeField } from '../fields';
 
 const api = APIS.housePlan;
-const displayOptions = { show: { resource: ['housePlan'], operation: ['create'] } };
 
-export const housePlan: Resource = {
-	value: 'housePlan',
+export const housePlan: Resource = catalogResource('housePlan', {
 	name: 'House Plan',
-	description: `Design a house: plans, elevations and renders on one board (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Design a house: plans, elevations and renders on one board',
+	fields: [
 		{
 			displayName: 'Style',
 			name: 'style',
@@ -34,6 +28,12 @@ export const housePlan: Resource = {
 			routing: sentAs('stories'),
 		},
 		modelTypeField(api),
-	]),
-	toolDescription: `Designs a house with Ideal House AI: a presentation board with 2D floor plans, elevations and photoreal exterior renders. Inputs: stories (number of floors), optional style (English name of an architectural style, default Barndominium). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, resultList, creditsCharged}; resultList lists every image.`,
-};
+	],
+	tool: {
+		does: 'Designs a house with Ideal House AI: a presentation board with 2D floor plans, elevations and photoreal exterior renders.',
+		inputs:
+			'stories (number of floors), optional style (English name of an architectural style, default Barndominium)',
+		more: 'resultList lists every image.',
+		returns: 'resultUrl, width, height, resultList',
+	},
+});

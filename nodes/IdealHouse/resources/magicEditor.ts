@@ -1,33 +1,22 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
 import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
 import { fieldError } from '../../shared/core/validation';
-import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import { imageUrlField, promptField } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { modelTypeField } from '../fields';
+import { catalogResource, modelTypeField } from '../fields';
 
 const api = APIS.magicEditor;
-const displayOptions = { show: { resource: ['magicEditor'], operation: ['create'] } };
 
-export const magicEditor: Resource = {
-	value: 'magicEditor',
+export const magicEditor: Resource = catalogResource('magicEditor', {
 	name: 'Magic Editor',
-	description: `Edit an image as a prompt says (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Edit an image as a prompt says',
+	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image to edit' },
 		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
+			...promptField,
 			description: 'What to change. Required with the Base model; optional with Flash and Pro.',
-			routing: sentAs('prompt'),
 		},
 		modelTypeField(api),
-	]),
+	],
 	own(body) {
 		// Ideal House's page: the Base model needs a prompt, Flash and Pro do not.
 		if (body.modelType === 'Base' && body.prompt === undefined) {
@@ -39,5 +28,9 @@ export const magicEditor: Resource = {
 			);
 		}
 	},
-	toolDescription: `Edits a real-estate photo with Ideal House AI as a prompt describes and returns the edited image. Inputs: imageUrl (public URL of the image), prompt (what to change; required with modelType Base). Cost: ${priceText(api)}, refunded if the task fails. Waits for the result and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	tool: {
+		does: 'Edits a real-estate photo with Ideal House AI as a prompt describes and returns the edited image.',
+		inputs:
+			'imageUrl (public URL of the image), prompt (what to change; required with modelType Base)',
+	},
+});

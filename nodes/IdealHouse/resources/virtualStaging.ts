@@ -1,33 +1,18 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { APIS } from '../../shared/catalog/apis';
-import { priceText } from '../../shared/catalog/credits';
-import { imageUrlField, sentAs } from '../../shared/descriptions/body-fields';
+import { imageUrlField, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
+import { catalogResource } from '../fields';
 
-const api = APIS.virtualStaging;
-const displayOptions = { show: { resource: ['virtualStaging'], operation: ['create'] } };
 const ROOM = 'Interior Design_Interior Scene_';
 
-export const virtualStaging: Resource = {
-	value: 'virtualStaging',
+export const virtualStaging: Resource = catalogResource('virtualStaging', {
 	name: 'Virtual Staging',
-	description: `Furnish an empty or partly furnished room (${priceText(api)})`,
-	api,
-	fields: updateDisplayOptions(displayOptions, [
+	does: 'Furnish an empty or partly furnished room',
+	fields: [
 		{
 			...imageUrlField,
 			description: 'Public URL of the image of the room, empty or partly furnished',
 		},
-		{
-			displayName: 'Prompt',
-			name: 'prompt',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'Style and furnishing guidance, in your own words',
-			routing: sentAs('prompt'),
-		},
+		{ ...promptField, description: 'Style and furnishing guidance, in your own words' },
 		{
 			displayName: 'Room Type',
 			name: 'indoorTypeId',
@@ -53,6 +38,10 @@ export const virtualStaging: Resource = {
 				'ID of an interior style from Ideal House\'s "Indoor Style Options" list (not published in full; leave empty for the service\'s choice)',
 			routing: sentAs('indoorStyleId'),
 		},
-	]),
-	toolDescription: `Virtually stages a real-estate room photo with Ideal House AI: furnishes an empty or partly furnished room and returns the staged image. Inputs: imageUrl (public URL of the room photo), optional prompt (style and furnishing guidance), optional room type. Cost: ${priceText(api)}, refunded if the task fails. Waits for the result (usually under a minute) and returns JSON {id, status, resultUrl, width, height, creditsCharged}.`,
-};
+	],
+	tool: {
+		does: 'Virtually stages a real-estate room photo with Ideal House AI: furnishes an empty or partly furnished room and returns the staged image.',
+		inputs:
+			'imageUrl (public URL of the room photo), optional prompt (style and furnishing guidance), optional room type',
+	},
+});

@@ -15,7 +15,6 @@ import {
 	type ImageField,
 } from '../../shared/photo-files/image-files';
 import { requireMaskOfPhotoSize, type SizedImage } from '../../shared/photo-files/image-sizes';
-import { REMOVAL_RESULT_TOOL_DESCRIPTION, REMOVE_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Remove operation's value, which saved workflows hold. */
 export const REMOVE = 'remove';
@@ -221,6 +220,10 @@ export const objectRemover: Resource = {
 	task: 'removal',
 	fields,
 	bodyCheck: checkRemoveBody,
-	toolDescription: REMOVE_TOOL_DESCRIPTION,
-	resultToolDescription: REMOVAL_RESULT_TOOL_DESCRIPTION,
+	tool: {
+		does: 'Removes furniture from an interior real-estate photo with Ideal House AI and returns the emptied room.',
+		inputs: 'the public URL of the photo (JPG, PNG or WebP)',
+		more: 'Whole House mode removes all furniture automatically; Single Furniture mode removes only what a mask image marks (black = remove, white = keep, same size as the photo).',
+	},
+	resultTool: 'furniture removal',
 };

@@ -13,9 +13,8 @@ import {
 	requireHttpUrl,
 	requireOneOf,
 } from '../../shared/core/validation';
-import { HDR_MERGE_PRESET_ID, PRESETS } from '../presets';
+import { HDR_MERGE_PRESET_ID, PRESET_CATEGORIES, PRESETS } from '../presets';
 import { describePreset, lookUpPreset } from '../presetLookup';
-import { ENHANCE_TOOL_DESCRIPTION, PHOTO_RESULT_TOOL_DESCRIPTION } from '../toolDescriptions';
 
 /** The Enhance operation's value, which saved workflows hold. */
 export const ENHANCE = 'enhance';
@@ -207,6 +206,11 @@ export async function checkEnhanceBody(
 }
 
 /** The Photo Enhancer's one API, as its node serves it. */
+/** Every preset name by category, so that a model can pick one by name without a further lookup. */
+const PRESET_NAMES = PRESET_CATEGORIES.map(
+	(category) => `${category.name}: ${category.presets.map(([, name]) => name).join(', ')}.`,
+).join(' ');
+
 export const photoEnhancer: Resource = {
 	value: 'photoEnhancer',
 	name: 'Photo Enhancer',
@@ -222,6 +226,16 @@ export const photoEnhancer: Resource = {
 	fields,
 	bodyCheck: checkEnhanceBody,
 	photo: { fields: URL_FIELDS, several: true },
-	toolDescription: ENHANCE_TOOL_DESCRIPTION,
-	resultToolDescription: PHOTO_RESULT_TOOL_DESCRIPTION,
+	tool: {
+		does: 'Enhances a real-estate photo with Ideal House AI and returns the finished image.',
+		inputs: 'the public URL of the photo (JPG, PNG or WebP); a preset, a prompt, or both',
+		more: [
+			'The preset may be given by name ("Sunset Sky", or "Sky Replacement: Sunset Sky" when the name is in several categories) or by ID (sky-replacement-sunset-sky); "HDR Merge" is for several bracketed exposures.',
+			'The prompt says in plain words what to change; it is reviewed, and a prompt that fails review must be rephrased.',
+			"Ideal House's public price page lists 20 credits for 4K results (the default size), so the account statement may show 20.",
+			`Presets by category. ${PRESET_NAMES}`,
+		].join(' '),
+		cost: `${priceText(api)} by the API specification`,
+	},
+	resultTool: 'photo enhancement',
 };

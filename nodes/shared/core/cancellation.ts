@@ -3,6 +3,7 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { IdealHouseItemError } from './errors';
 import type { Outcome } from './outcome';
 import { PerExecution } from './per-execution';
+import { executionLimits } from './limits';
 
 /**
  * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
@@ -13,9 +14,13 @@ import { PerExecution } from './per-execution';
  * execution (`PerExecution` remembers the end); an entry forgotten as idle (a day without a
  * request, far beyond any wait's polls) does not fire.
  */
-const stops = new PerExecution<AbortController>(24 * 60 * 60_000, 'keep', (controller, reason) => {
-	if (reason === 'finished') controller.abort();
-});
+const stops = new PerExecution<AbortController>(
+	executionLimits.stateIdleMs,
+	'keep',
+	(controller, reason) => {
+		if (reason === 'finished') controller.abort();
+	},
+);
 
 function linkCancelSignal(ctx: IExecuteSingleFunctions, controller: AbortController): void {
 	const cancel = ctx.getExecutionCancelSignal?.();

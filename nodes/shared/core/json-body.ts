@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 
 import { parseJsonKeepingLongs } from './long-ids';
+import { fileLimits } from './limits';
 
 /**
  * JSON that a user writes for a request body (a JSON field, Extra Body Fields), read and written
@@ -20,8 +21,6 @@ export class LongInteger {
 		return this.digits;
 	}
 }
-
-export const MAX_JSON_DEPTH = 64;
 
 /** Why a JSON value cannot be sent as it is. */
 export class JsonBodyError extends Error {}
@@ -44,7 +43,7 @@ function nestingOf(text: string): number {
 }
 
 function tooDeep(): JsonBodyError {
-	return new JsonBodyError(`is too deeply nested (more than ${MAX_JSON_DEPTH} levels)`);
+	return new JsonBodyError(`is too deeply nested (more than ${fileLimits.jsonMaxDepth} levels)`);
 }
 
 function notANumber(source?: string): JsonBodyError {
@@ -61,7 +60,7 @@ function overflowIn(text: string): string | undefined {
 
 /** Parses a body's JSON text; throws `JsonBodyError` or JSON.parse's SyntaxError. */
 export function readJsonBody(text: string): unknown {
-	if (nestingOf(text) > MAX_JSON_DEPTH) throw tooDeep();
+	if (nestingOf(text) > fileLimits.jsonMaxDepth) throw tooDeep();
 	const value = parseJsonKeepingLongs(text, (digits) => new LongInteger(digits));
 	checkJsonValue(value, text);
 	return value;
@@ -80,7 +79,7 @@ export function checkJsonValue(value: unknown, text = ''): void {
 		}
 		if (typeof next.value !== 'object' || next.value === null || next.value instanceof LongInteger)
 			continue;
-		if (next.depth >= MAX_JSON_DEPTH) throw tooDeep();
+		if (next.depth >= fileLimits.jsonMaxDepth) throw tooDeep();
 		for (const child of Object.values(next.value)) {
 			pending.push({ value: child, depth: next.depth + 1 });
 		}

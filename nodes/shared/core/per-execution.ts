@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock } from './clock';
+import { executionLimits } from './limits';
 
 /**
  * State that lives as long as one execution, in this process: the Stop signal, the Credit Limit's
@@ -22,17 +23,19 @@ export type DropReason = 'finished' | 'idle';
  * The executions n8n said have ended, by id, with the time a call of theirs was last seen. An ended
  * execution's items may still call in (n8n's Batching starts them after Stop, an item may be in a
  * long step), so the mark lasts while they do and a day after the last: far beyond any batching
- * interval. At most `MAX_ENDED` marks are kept; the one unused longest goes first.
+ * interval. At most `executionLimits.maxEnded` marks are kept; the one unused longest goes first.
  */
-const ENDED_IDLE_MS = 24 * 60 * 60_000;
-const MAX_ENDED = 10_000;
 const ended = new Map<string, number>();
 
 function markEnded(executionId: string): void {
 	ended.delete(executionId);
 	ended.set(executionId, clock.now());
 	for (const [id, lastSeen] of ended) {
-		if (ended.size <= MAX_ENDED && clock.now() - lastSeen <= ENDED_IDLE_MS) break;
+		if (
+			ended.size <= executionLimits.maxEnded &&
+			clock.now() - lastSeen <= executionLimits.endedIdleMs
+		)
+			break;
 		ended.delete(id);
 	}
 }
@@ -57,9 +60,6 @@ interface Entry<T> {
 	lastUsed: number;
 	ended: boolean;
 }
-
-/** How often a store looks for entries to drop: a walk of all of them, so not at every call. */
-const SWEEP_EVERY_MS = 60_000;
 
 export class PerExecution<T> {
 	private readonly entries = new Map<string, Entry<T>>();
@@ -129,7 +129,7 @@ export class PerExecution<T> {
 	/** Drops what nobody used for the idle time, and what an ended execution's lost mark leaves. */
 	private sweep(): void {
 		const now = clock.now();
-		if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+		if (now - this.lastSweep < executionLimits.sweepEveryMs) return;
 		this.lastSweep = now;
 		for (const [id, entry] of this.entries) {
 			const gone = entry.ended ? !ended.has(entry.executionId) : now - entry.lastUsed > this.idleMs;

@@ -33,3 +33,14 @@ export const imageUrlField: INodeProperties = {
 	description: 'Public URL of the image',
 	routing: sentAs('imageUrl'),
 };
+
+/** `prompt`, in the user's own words; a resource says what it guides in its own description. */
+export const promptField: INodeProperties = {
+	displayName: 'Prompt',
+	name: 'prompt',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	description: 'Guidance in your own words',
+	routing: sentAs('prompt'),
+};

@@ -2,14 +2,9 @@ import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from '../catalog/service';
-import {
-	DEFAULT_POLL_INTERVAL_SECONDS,
-	DEFAULT_TIMEOUT_SECONDS,
-	POLL_INTERVAL,
-} from '../item-life/settings';
+import { pollLimits, rateLimits } from '../core/limits';
 import type { ApiOfItem } from '../item-life/path';
 import { taskResultRouting } from '../item-life/routing';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../rate/slots';
 import { REQUEST_DEFAULTS } from '../transport/send';
 
 /**
@@ -142,7 +137,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Max Requests per Second',
 				name: 'maxRequestsPerSecond',
 				type: 'number',
-				default: DEFAULT_MAX_REQUESTS_PER_SECOND,
+				default: rateLimits.defaultPerSecond,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
 					'The most requests sent to the Ideal House account in any one second, creates and status checks together, shared by all items and by every execution and node of this n8n process that uses the same account (the lowest rate any of them sets holds). A ceiling: when the service answers 429 (too many requests, as when several queue-mode workers share the account), this process sends slower at once, waits as long as the service asks, and speeds up again while it is not throttled. The default sends the creates of 50 items within a second and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
@@ -171,10 +166,10 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Poll Interval (Seconds)',
 				name: 'pollInterval',
 				type: 'number',
-				default: DEFAULT_POLL_INTERVAL_SECONDS,
+				default: pollLimits.intervalSeconds.default,
 				typeOptions: {
-					minValue: POLL_INTERVAL.min,
-					maxValue: POLL_INTERVAL.max,
+					minValue: pollLimits.intervalSeconds.min,
+					maxValue: pollLimits.intervalSeconds.max,
 					numberPrecision: 1,
 				},
 				description: 'Seconds between status checks while waiting (the service asks for 3 to 5)',
@@ -201,7 +196,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
 				type: 'number',
-				default: DEFAULT_TIMEOUT_SECONDS,
+				default: pollLimits.defaultTimeoutSeconds,
 				typeOptions: { minValue: 1 },
 				description:
 					"How long to wait for the task to finish. On timeout the item fails with the task ID, and the paid task's result can still be fetched with the 'Get Result' operation.",

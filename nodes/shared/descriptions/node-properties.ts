@@ -12,7 +12,7 @@ import {
 } from './fields';
 import { photoFileRule, photoSourceFields, withPhotoSource } from './photo-fields';
 import type { CreateOperation, Resource } from './resource';
-import { toolDescriptionField } from './tool-description';
+import { createToolText, resultToolText, toolDescriptionField } from './tool-description';
 
 /**
  * The one way a node of this package is built: its parameters come from its resources, each an
@@ -96,15 +96,15 @@ function toolDescriptions(resource: Resource, create: string, byResource: boolea
 	const fields = [
 		toolDescriptionField({
 			operation: create,
-			text: `${resource.toolDescription} ${CREDIT_LIMIT_TOOL_NOTE}`,
+			text: `${createToolText(resource.api, resource.tool)} ${CREDIT_LIMIT_TOOL_NOTE}`,
 			resource: resourceValue,
 		}),
 	];
-	if (resource.resultToolDescription) {
+	if (resource.resultTool) {
 		fields.push(
 			toolDescriptionField({
 				operation: 'getResult',
-				text: resource.resultToolDescription,
+				text: resultToolText(resource.resultTool),
 				resource: resourceValue,
 			}),
 		);

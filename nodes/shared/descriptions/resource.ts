@@ -2,12 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OwnCheck } from '../item-life/body-check';
 import type { ApiOfItem, BodyCheck } from '../item-life/path';
+import type { CreateTool } from './tool-description';
 
 /**
  * One API as a node serves it, given by its description file: the API's catalog row, what it
  * does, its fields (named as the API's, each with its routing beside it), a rule of its own where
  * it has one, and what an AI model is told about it. Every node is built from these
- * (`nodeDescription`): the Ideal House AI node from many, the Photo Enhancer and the Object
+ * (`nodeProperties`): the Ideal House AI node from many, the Photo Enhancer and the Object
  * Remover from one each.
  */
 export interface Resource {
@@ -42,10 +43,10 @@ export interface Resource {
 	 * files make one task. Without it, an API with an `imageUrl` field takes one file for it.
 	 */
 	photo?: { fields: string[]; several: boolean };
-	/** What the API does, its inputs and its price, for a model using the node as a tool. */
-	toolDescription: string;
-	/** What Get Result does, for a model, where the node offers it as a tool. */
-	resultToolDescription?: string;
+	/** What a model using the node as a tool is told of the create (`createToolText`). */
+	tool: CreateTool;
+	/** Where the node offers Get Result as a tool: its task, in words ("photo enhancement"). */
+	resultTool?: string;
 }
 
 export interface CreateOperation {

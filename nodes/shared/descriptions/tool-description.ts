@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { priceText } from '../catalog/credits';
+import type { ApiOfItem } from '../item-life/path';
+
 /**
  * The description the model reads, on the tool variant only (n8n shows `@tool` fields there).
  * Declaring it here also stops n8n from adding its generic "Set Automatically" description, which
@@ -33,4 +36,36 @@ export function toolDescriptionField({
 			},
 		},
 	};
+}
+
+/** What a model is told of an API's create: one shape for every API of every node. */
+export interface CreateTool {
+	/** What the API does, in a sentence. */
+	does: string;
+	/** Its inputs, as the model passes them. */
+	inputs: string;
+	/** What else the model needs to call it well. */
+	more?: string;
+	/** Its price, where it is not the catalog's (an API named by the user has none there). */
+	cost?: string;
+	/** What the result holds besides id, status and creditsCharged. */
+	returns?: string;
+}
+
+export function createToolText(api: ApiOfItem, tool: CreateTool): string {
+	const returns = tool.returns ?? 'resultUrl, width, height';
+	return [
+		tool.does,
+		`Inputs: ${tool.inputs}.`,
+		tool.more,
+		`Cost: ${tool.cost ?? (typeof api === 'function' ? 'not known to the node' : priceText(api))}, refunded if the task fails.`,
+		`Waits for the result and returns JSON {id, status, ${returns}, creditsCharged}; give the user the resultUrl exactly as returned.`,
+	]
+		.filter(Boolean)
+		.join(' ');
+}
+
+/** What a model is told of Get Result for a task of this kind ("photo enhancement"). */
+export function resultToolText(task: string): string {
+	return `Reads the current status and result of an Ideal House ${task} task by its ID (the "id" an earlier call returned; keep it as text). Free. Returns JSON {id, status, resultUrl, width, height, creditsCharged}.`;
 }

@@ -1,4 +1,5 @@
 import type { ResultFiles } from '../catalog/apis';
+import { fileLimits } from '../core/limits';
 
 /**
  * File types told apart by their first bytes rather than by a name or a Content-Type, which a
@@ -23,12 +24,9 @@ const USDZ: FileType = { mimeType: 'model/vnd.usdz+zip', extension: 'usdz' };
 const ZIP: FileType = { mimeType: 'application/zip', extension: 'zip' };
 const UNKNOWN: FileType = { mimeType: 'application/octet-stream', extension: 'bin' };
 
-/** How many first bytes of a download decide its type: enough for a text format's grammar. */
-export const SNIFF_BYTES = 64 * 1024;
-
 /**
  * How much of the file the bytes are. `partial`: more is on its way, so only a verdict that more
- * bytes cannot change is given. `head`: the first SNIFF_BYTES of a longer file. `whole`: all of it.
+ * bytes cannot change is given. `head`: the first fileLimits.sniffBytes of a longer file. `whole`: all of it.
  */
 export type Extent = 'partial' | 'head' | 'whole';
 
@@ -76,7 +74,7 @@ function zipEntryNames(bytes: Buffer): string[] {
  * not yet a plain ZIP.
  */
 function zipType(bytes: Buffer): FileType | undefined {
-	const names = zipEntryNames(bytes.subarray(0, SNIFF_BYTES));
+	const names = zipEntryNames(bytes.subarray(0, fileLimits.sniffBytes));
 	if (names.length === 0) return undefined;
 	if (/\.usd[acz]?$/i.test(names[0])) return USDZ;
 	return names.some((name) => MODEL_ENTRY.test(name)) ? ZIP : undefined;
@@ -85,7 +83,7 @@ function zipType(bytes: Buffer): FileType | undefined {
 /** The text of the first bytes, without a byte-order mark or leading blanks. */
 function leadingText(bytes: Buffer): string {
 	return bytes
-		.toString('utf8', 0, Math.min(bytes.length, SNIFF_BYTES))
+		.toString('utf8', 0, Math.min(bytes.length, fileLimits.sniffBytes))
 		.replace(/^\uFEFF/, '')
 		.trimStart();
 }
@@ -295,7 +293,7 @@ export function sniffModelType(bytes: Buffer, extent: Extent = 'whole'): FileTyp
 
 /** Text only: no control bytes but tab, line breaks, form feed and escape. */
 function isText(bytes: Buffer): boolean {
-	const head = bytes.subarray(0, SNIFF_BYTES);
+	const head = bytes.subarray(0, fileLimits.sniffBytes);
 	return !head.some(
 		(byte) => (byte < 0x20 && ![9, 10, 11, 12, 13, 27].includes(byte)) || byte === 0x7f,
 	);

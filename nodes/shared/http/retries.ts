@@ -3,6 +3,7 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { executionStopSignal } from '../core/cancellation';
 import { clock } from '../core/clock';
 import { toIdealHouseError, type IdealHouseError } from '../core/errors';
+import { limits } from '../core/limits';
 
 /** After a failed attempt: wait this long and try again, or end with this error. */
 export type RetryDecision = { retryInMs: number } | { giveUp: Error };
@@ -54,7 +55,7 @@ export function retryWaitMs(
 	failures: number,
 ): number {
 	if (retryAfterMs === undefined) return backoff;
-	const asked = Math.max(1000, retryAfterMs);
+	const asked = Math.max(limits.retryAfterFloorMs, retryAfterMs);
 	return failures <= 1 ? asked : Math.max(backoff, asked);
 }
 

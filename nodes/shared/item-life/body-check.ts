@@ -203,7 +203,7 @@ function checkModelTypePriced(
 		ctx,
 		label,
 		`sets "modelType", but ${api.label} has one price (${api.price.flat} credit${api.price.flat === 1 ? '' : 's'} per task) and no model types`,
-		'Remove "modelType". To call an API whose model types this node does not know, use Other API (Custom) with an API name the node does not list.',
+		'Remove "modelType". To call an API whose model types this node does not know, use \'Custom API\' with an API name the node does not list.',
 	);
 }
 

@@ -6,6 +6,7 @@ import { IdealHouseItemError, type IdealHouseError } from '../core/errors';
 import { givesCreditsBack } from '../core/outcome';
 import { PerExecution } from '../core/per-execution';
 import type { ItemSettings } from './settings';
+import { executionLimits } from '../core/limits';
 
 /**
  * Credit Limit: the most credits one node may spend in one execution. A create counts from the
@@ -29,7 +30,7 @@ interface Ledger {
  * the execution; the idle sweep must never drop a run still waiting on its tasks: a day is far
  * beyond any wait.
  */
-const ledgers = new PerExecution<Ledger>(24 * 60 * 60_000, 'keep');
+const ledgers = new PerExecution<Ledger>(executionLimits.stateIdleMs, 'keep');
 
 function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
 	return ledgers.get(ctx, `${ctx.getNode().name}|${preview ? 'preview' : 'run'}`, () => ({

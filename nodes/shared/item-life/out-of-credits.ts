@@ -4,6 +4,7 @@ import { API_CODES, NOT_ENOUGH_CREDITS } from '../core/api-codes';
 import { clock } from '../core/clock';
 import { IdealHouseApiError } from '../core/errors';
 import { PerExecution } from '../core/per-execution';
+import { executionLimits } from '../core/limits';
 
 /**
  * Once the service has answered a create with 9051 (not enough credits), every other create of
@@ -13,7 +14,7 @@ import { PerExecution } from '../core/per-execution';
  */
 
 /** The accounts that ran out in each execution (as digests); an hour unused is far beyond a run's creates. */
-const outOfCredits = new PerExecution<{ since: number }>(60 * 60_000, 'keep');
+const outOfCredits = new PerExecution<{ since: number }>(executionLimits.outOfCreditsMs, 'keep');
 
 /** Called with the code of every create's answer, before its request slot is given back. */
 export function noteAnswerCode(

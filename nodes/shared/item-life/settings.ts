@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { fieldError, NOTHING_SENT } from '../core/validation';
-import { photoLinkLimits } from '../core/limits';
+import { photoLinkLimits, pollLimits, rateLimits } from '../core/limits';
 import { IMAGE_SOURCE } from '../catalog/service';
 import { parseTaskIdField } from '../catalog/task';
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from '../rate/slots';
 
 /**
  * What the user set for one item, read from the node's parameters once, when the item's request
@@ -35,11 +34,6 @@ export interface PhotoFileRule {
 
 /** With files: the item's properties that hold them. */
 export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
-
-/** The spec asks for a poll every 3 to 5 seconds. */
-export const DEFAULT_POLL_INTERVAL_SECONDS = 4;
-export const POLL_INTERVAL = { min: 3, max: 5, default: DEFAULT_POLL_INTERVAL_SECONDS };
-export const DEFAULT_TIMEOUT_SECONDS = 600;
 
 export interface WaitSettings {
 	/** Seconds between status checks, as given (the poller keeps it within the spec's 3–5 s). */
@@ -296,11 +290,11 @@ function waitSettings(read: SettingsReader): WaitSettings {
 	return {
 		timeout: read.number('timeout', 'Timeout (Seconds)', {
 			...SECONDS,
-			fallback: DEFAULT_TIMEOUT_SECONDS,
+			fallback: pollLimits.defaultTimeoutSeconds,
 		}),
 		pollInterval: read.number('pollInterval', 'Poll Interval (Seconds)', {
 			...SECONDS,
-			fallback: POLL_INTERVAL.default,
+			fallback: pollLimits.intervalSeconds.default,
 		}),
 		onTimeout: read.choice('onTimeout', 'On Timeout', ON_TIMEOUT, 'fail'),
 	};
@@ -323,7 +317,7 @@ export function readItemSettings(
 	const taskId =
 		operation === 'read' ? parseTaskIdField(ctx, read.parameter('taskId', '')) : undefined;
 	const maxRequestsPerSecond = read.number('maxRequestsPerSecond', 'Max Requests per Second', {
-		fallback: DEFAULT_MAX_REQUESTS_PER_SECOND,
+		fallback: rateLimits.defaultPerSecond,
 		zeroAllowed: false,
 		expected: 'a number above 0',
 		advice: ABOVE_ZERO,
@@ -333,8 +327,8 @@ export function readItemSettings(
 		return {
 			waitForCompletion: false,
 			wait: {
-				timeout: DEFAULT_TIMEOUT_SECONDS,
-				pollInterval: POLL_INTERVAL.default,
+				timeout: pollLimits.defaultTimeoutSeconds,
+				pollInterval: pollLimits.intervalSeconds.default,
 				onTimeout: 'fail',
 			},
 			download,

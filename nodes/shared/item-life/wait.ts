@@ -5,29 +5,30 @@ import { resultPath, type IdealHouseApi } from '../catalog/apis';
 import { executionStopSignal, stoppedError } from '../core/cancellation';
 import { clock } from '../core/clock';
 import { IdealHouseItemError, toIdealHouseError } from '../core/errors';
-import { limits } from '../core/limits';
+import { limits, pollLimits } from '../core/limits';
 import { pollPlanner, queueOf, type PollPlanner } from '../waiting/poll-planner';
 import { taskFromResult, unknownStatusError, type Task } from '../catalog/task';
 import { backoffMs, retryWaitMs } from '../http/retries';
 import { apiRequest } from '../transport/send';
-import { POLL_INTERVAL, type ItemSettings } from './settings';
-
-/**
- * Up to ±0.5 s on the first wait only, so that tasks created together poll at different
- * moments; later polls keep that phase (jitter on every poll would add up and delay results).
- */
-const JITTER_MS = 500;
+import type { ItemSettings } from './settings';
 
 export function pollIntervalMs(options: { pollInterval?: number }): number {
-	const seconds = Number(options.pollInterval ?? POLL_INTERVAL.default);
-	const valid = Number.isFinite(seconds) ? seconds : POLL_INTERVAL.default;
-	return Math.min(POLL_INTERVAL.max, Math.max(POLL_INTERVAL.min, valid)) * 1000;
+	const seconds = Number(options.pollInterval ?? pollLimits.intervalSeconds.default);
+	const valid = Number.isFinite(seconds) ? seconds : pollLimits.intervalSeconds.default;
+	return (
+		Math.min(pollLimits.intervalSeconds.max, Math.max(pollLimits.intervalSeconds.min, valid)) * 1000
+	);
 }
 
 /** The interval give or take the jitter, never outside the spec's 3–5 s. */
 function jittered(interval: number): number {
-	const value = interval + (clock.random() * 2 - 1) * JITTER_MS;
-	return Math.round(Math.min(POLL_INTERVAL.max * 1000, Math.max(POLL_INTERVAL.min * 1000, value)));
+	const value = interval + (clock.random() * 2 - 1) * pollLimits.firstCheckJitterMs;
+	return Math.round(
+		Math.min(
+			pollLimits.intervalSeconds.max * 1000,
+			Math.max(pollLimits.intervalSeconds.min * 1000, value),
+		),
+	);
 }
 
 function describe(task: Task | undefined): string {
@@ -47,9 +48,6 @@ function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemEr
 		{ kind: 'created', taskId },
 	);
 }
-
-/** A queued task's wait longer than this is split, so that it is planned again on the way. */
-const REPLAN_ABOVE_MS = 20_000;
 
 /**
  * Waits `ms`. A queued task's wait is cut short ('woken') when its queue's record learns something,
@@ -140,7 +138,7 @@ export async function waitForTask(
 			const queued = faultWait === undefined && planner.isQueued;
 			// A long wait in a queue is planned again halfway, from what the tasks ahead have shown
 			// by then, without a request.
-			const slice = queued && wait > REPLAN_ABOVE_MS ? Math.ceil(wait / 2) : wait;
+			const slice = queued && wait > pollLimits.replanAboveMs ? Math.ceil(wait / 2) : wait;
 			const paused = await pause(slice, signal, queued ? planner : undefined);
 			if (paused === 'stopped') throw stoppedWaiting();
 			if (paused === 'woken' || slice < wait) continue;

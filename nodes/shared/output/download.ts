@@ -10,11 +10,11 @@ import { executionStopSignal, stoppedError } from '../core/cancellation';
 import { untilAborted } from '../core/clock';
 import { IdealHouseApiError, rewrittenByN8n, type IdealHouseError } from '../core/errors';
 import type { Retry } from '../core/outcome';
-import { limits } from '../core/limits';
+import { fileLimits, limits } from '../core/limits';
 import { bounded, redact } from '../core/redact';
 import { secretsOf } from '../catalog/service';
 import type { ResultFiles } from '../catalog/apis';
-import { EXPECTED_FILES, SNIFF_BYTES, sniffResultType, type Extent } from '../files/file-types';
+import { EXPECTED_FILES, sniffResultType, type Extent } from '../files/file-types';
 import { guardedRequest, sendGuarded } from '../http/http';
 import { failureText, networkFailure, networkRetry, type NetworkFailure } from '../http/network';
 import { retryAfterMs } from '../http/responses';
@@ -45,12 +45,12 @@ interface Head {
 }
 
 const extentOf = (head: Head): Extent =>
-	head.ended ? 'whole' : head.bytes.length >= SNIFF_BYTES ? 'head' : 'partial';
+	head.ended ? 'whole' : head.bytes.length >= fileLimits.sniffBytes ? 'head' : 'partial';
 
 /**
  * Reads until the bytes can be judged: a file host may send a file a few bytes at a time, and a
  * first read shorter than a signature says nothing about the file. It stops at a verdict, at
- * SNIFF_BYTES, or at the end. The bytes are judged again only each time they have doubled, so a
+ * fileLimits.sniffBytes, or at the end. The bytes are judged again only each time they have doubled, so a
  * body in 1-byte pieces costs no more than a few passes.
  */
 async function readHead(stream: ByteStream, accept: ResultFiles): Promise<Head> {
@@ -69,7 +69,7 @@ async function readHead(stream: ByteStream, accept: ResultFiles): Promise<Head> 
 			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
 				chunks.push(chunk);
 				size += chunk.length;
-				if (size >= SNIFF_BYTES) return settle(() => resolve(head(false)));
+				if (size >= fileLimits.sniffBytes) return settle(() => resolve(head(false)));
 				if (size < nextJudgement) continue;
 				nextJudgement = size * 2;
 				const sofar = head(false);
@@ -124,7 +124,7 @@ async function rejoined(head: Head, rest: ByteStream): Promise<ByteStream | Buff
 }
 
 /** At most `limit` bytes of a body that is not the image (an error page), for the message. */
-async function readSome(stream: ByteStream, limit = 64 * 1024): Promise<Buffer> {
+async function readSome(stream: ByteStream, limit = fileLimits.sniffBytes): Promise<Buffer> {
 	const parts: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stream) {

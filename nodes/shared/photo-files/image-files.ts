@@ -6,6 +6,7 @@ import { failureText } from '../http/network';
 import type { FileType } from '../files/file-types';
 import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../files/image-header';
 import type { SizedImage } from './image-sizes';
+import { fileLimits } from '../core/limits';
 
 /**
  * The one check of an image that comes from an item's binary property (a photo, a mask) or from
@@ -13,9 +14,6 @@ import type { SizedImage } from './image-sizes';
  * read from its header and large enough for the API. A file n8n stores by id is streamed, never
  * held whole; one that fails is an item error naming the field and the property.
  */
-
-/** The spec: every input image at most 20 MB. A larger file is refused before it is read whole. */
-export const imageFileLimits = { maxBytes: 20 * 1024 * 1024 };
 
 export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
 
@@ -73,7 +71,7 @@ async function measure(
 	const binary = ctx.helpers.assertBinaryData(property);
 	if (!binary.id) {
 		const bytes = await ctx.helpers.getBinaryDataBuffer(property);
-		if (bytes.length > imageFileLimits.maxBytes) {
+		if (bytes.length > fileLimits.imageMaxBytes) {
 			throw tooLarge(ctx, label, `(${megabytes(bytes.length)})`);
 		}
 		return measured(bytes, async () => await ctx.helpers.getBinaryDataBuffer(property));
@@ -86,7 +84,7 @@ async function measure(
 		const stream = await ctx.helpers.getBinaryStream(id);
 		for await (const chunk of stream as AsyncIterable<Buffer>) {
 			size += chunk.length;
-			tooBig = size > imageFileLimits.maxBytes;
+			tooBig = size > fileLimits.imageMaxBytes;
 			reader.push(chunk);
 			if (tooBig || reader.verdict?.ok === false) {
 				stream.destroy();
@@ -183,7 +181,7 @@ export function checkImageBytes(
 	bytes: Buffer,
 	image: ImageField,
 ): SizedImage {
-	if (bytes.length > imageFileLimits.maxBytes) {
+	if (bytes.length > fileLimits.imageMaxBytes) {
 		throw tooLarge(ctx, image.field, `(${megabytes(bytes.length)})`);
 	}
 	const verdict = readImageHeader(bytes);

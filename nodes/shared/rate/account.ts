@@ -1,12 +1,7 @@
 import { clock } from '../core/clock';
 import { AdaptiveRate } from './adaptive';
 import { TokenBucket } from './bucket';
-
-/**
- * The longest Retry-After that, once settled, holds only the refused request: a limit counted per
- * second. A longer one (a quota spent for a minute) holds the whole account, settled or not.
- */
-const SETTLED_HOLD_MS = 1000;
+import { rateLimits } from '../core/limits';
 
 /** What an answer of the service says about the pace of this account's requests. */
 export type PaceSignal =
@@ -66,7 +61,7 @@ export class AccountBudget {
 			return this.news(back ? 'back at Max Requests per Second' : 'rising again');
 		}
 		const holdMs = Math.min(signal.retryAfterMs ?? 0, maxHoldMs);
-		if (holdMs <= SETTLED_HOLD_MS && this.settledBefore(sentAt)) {
+		if (holdMs <= rateLimits.settledHoldMs && this.settledBefore(sentAt)) {
 			const before = this.rate;
 			if (!this.adaptive.nudged(now, sentAt)) return undefined;
 			this.apply();
@@ -96,7 +91,7 @@ export class AccountBudget {
 	 */
 	private settledBefore(sentAt: number): boolean {
 		const resumed = this.slots.heldUntilTime;
-		return this.adaptive.adapted && resumed > 0 && sentAt - resumed >= 1000;
+		return this.adaptive.adapted && resumed > 0 && sentAt - resumed >= rateLimits.settledAfterMs;
 	}
 
 	private apply(): void {

@@ -1,65 +1,11 @@
+import { rateLimits } from '../core/limits';
+
 /**
  * How fast this process may send to one account, learnt from the service's answers: processes on
  * one account share no state, so each falls on a throttle and climbs back while it has none, and
  * together they settle near the account's limit. A CUBIC-like curve that probes past the old limit
  * slowly, since each throttle pauses the whole account (CONTRIBUTING, "How the request rate adapts").
  */
-
-/**
- * The curve's constants, in one object (as `limits`), so that tests and the bench's model of
- * several processes can try others.
- */
-export const rateCurve = {
-	/**
-	 * The rate after a throttle, as a share of what this process was sending. TCP's AIMD halves;
-	 * CUBIC and AWS's adaptive mode keep 0.7, which loses less while the processes settle.
-	 */
-	fall: 0.7,
-	/**
-	 * Where the climb back stops, as a share of the rate the throttle came at: that rate filled
-	 * the account's window together with the other processes' requests, so coming back to all of
-	 * it would fill the window again at once. The same share of a measured part of the window
-	 * gives the rate after a throttle that follows a pause. A fiftieth left free: once settled, a
-	 * throttle that a bunching of arrivals causes costs only the refused request (`nudged`).
-	 */
-	plateau: 0.98,
-	/**
-	 * A part measured right after a pause is counted in whole requests: one in twelve off for four
-	 * processes on 50 a second. Processes that paused together resume together and share the
-	 * window evenly, so a part within this share (and at least one request) of the ceiling over a
-	 * whole number of processes is taken as exactly that: 12 and 13 both as 12.5, 24 as 25.
-	 */
-	evenPartTolerance: 0.12,
-	/**
-	 * The deepest a measured part takes the rate at once, in falls: 0.7², half of what the process
-	 * was sending. After the first pause the processes resume as far apart as they started, and
-	 * the one that resumed last measures a part too small; four falls let four processes settle a
-	 * throttle sooner, but on parts of 10 to 16.7 a second in one run of nine (CONTRIBUTING).
-	 */
-	measuredFalls: 2,
-	/**
-	 * Once settled, two throttles this close together mean the account is full, not that some
-	 * requests bunched: the second lowers the rate by `nudge`.
-	 */
-	nudgeMemoryMs: 3000,
-	nudge: 0.97,
-	/**
-	 * Seconds from the end of the Retry-After pause (or from the throttle, without one) until the
-	 * climb is back at its plateau: AWS's curve (scale 0.4) takes 2.1 to 3.4 s from a throttle at
-	 * 12.5 to 50 requests a second. It is a cubic that flattens as it arrives.
-	 */
-	recoveryS: 2,
-	/**
-	 * The probe past the plateau: the rate grows by ((t − recoveryS) / probeDoublingS)³ of the
-	 * plateau, t seconds into the climb: +1 % at 24 s, +10 % at 48 s, twice the plateau at 102 s.
-	 */
-	probeDoublingS: 100,
-	/**
-	 * Never slower: one request every two seconds still finds out when the limit lifts. A lower
-	 * Max Requests per Second is the floor instead: the option is a ceiling (a plan's quota).
-	 */
-	minRate: 0.5,
-};
 
 /** What a throttle came with. */
 export interface Throttle {
@@ -122,7 +68,7 @@ export class AdaptiveRate {
 	 */
 	throttled(now: number, throttle: Throttle): boolean {
 		if (this.fellAt !== undefined && throttle.sentAt <= this.fellAt) return false;
-		const { fall, plateau } = rateCurve;
+		const { fall, plateau } = rateLimits;
 		const minRate = this.floor;
 		const before = Math.max(minRate, Math.min(this.rate, throttle.sending));
 		this.rate = Math.max(minRate, before * fall);
@@ -132,7 +78,7 @@ export class AdaptiveRate {
 			// than `measuredFalls` falls at once, though: resuming behind processes that did not
 			// pause, it finds the window full of theirs, and its part looks smaller than it is.
 			const share = evenPart(throttle.sinceResumed, this.ceiling) * plateau;
-			const deepest = before * fall ** rateCurve.measuredFalls;
+			const deepest = before * fall ** rateLimits.measuredFalls;
 			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, deepest)));
 			this.plateau = this.rate;
 		}
@@ -152,7 +98,7 @@ export class AdaptiveRate {
 	 */
 	nudged(now: number, sentAt: number): boolean {
 		if (this.fellAt !== undefined && sentAt <= this.fellAt) return false;
-		const { nudge, nudgeMemoryMs } = rateCurve;
+		const { nudge, nudgeMemoryMs } = rateLimits;
 		const full = this.nudgedAt !== undefined && now - this.nudgedAt < nudgeMemoryMs;
 		const lowered = Math.max(this.floor, this.rate * nudge);
 		this.rate = full ? lowered : Math.min(this.rate, Math.max(this.plateau, lowered));
@@ -182,12 +128,12 @@ export class AdaptiveRate {
 
 	/** The slowest the rate falls to: never above the ceiling, or a throttle would speed it up. */
 	private get floor(): number {
-		return Math.min(rateCurve.minRate, this.ceiling);
+		return Math.min(rateLimits.minRate, this.ceiling);
 	}
 
 	/** The rate the curve allows at `now`. */
 	private curve(now: number): number {
-		const { recoveryS, probeDoublingS } = rateCurve;
+		const { recoveryS, probeDoublingS } = rateLimits;
 		const t = Math.max(0, (now - this.climbFrom) / 1000);
 		if (t < recoveryS) {
 			const left = 1 - t / recoveryS;
@@ -206,5 +152,5 @@ export function evenPart(part: number, ceiling: number): number {
 	if (part < 1) return part;
 	const processes = Math.max(1, Math.round(ceiling / part));
 	const even = ceiling / processes;
-	return Math.abs(even - part) <= Math.max(1, even * rateCurve.evenPartTolerance) ? even : part;
+	return Math.abs(even - part) <= Math.max(1, even * rateLimits.evenPartTolerance) ? even : part;
 }

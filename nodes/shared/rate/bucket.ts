@@ -1,13 +1,5 @@
 import { clock } from '../core/clock';
-
-/**
- * How many requests may leave together before the rest are spaced out at the rate, while the
- * service has not throttled: TCP's initial window is 10 segments (RFC 6928) for the same reason.
- * A sender that does not know who else uses the path starts with a small burst. Four processes
- * each sending 50 at once would land 200 requests in the same instant on an account that may
- * take 50; ten each do not. A process alone loses nothing by it: it still sends `rate` a second.
- */
-export const FIRST_BURST = 10;
+import { rateLimits } from '../core/limits';
 
 /**
  * At most `rate` requests in any one-second window of an account, as the service sees them.
@@ -16,7 +8,7 @@ export const FIRST_BURST = 10;
  * burst, a request counts from when its slot is given until one second after its answer: at most
  * `rate` are in flight at once, and the next waits until an answer is a second old.
  *
- * Slots are given at the rate: up to `FIRST_BURST` at once, then one every 1/rate seconds (a
+ * Slots are given at the rate: up to `rateLimits.firstBurst` at once, then one every 1/rate seconds (a
  * token bucket). Once the service has throttled the account (`evenly`), there is no burst at
  * all; requests spaced out cannot bunch the way a burst does, so a request then counts for one
  * second from its slot, and a slow answer no longer slows the pace. Still at most `rate` in flight.
@@ -56,7 +48,7 @@ export class TokenBucket {
 		// A fractional rate (0.5/s) still allows one request, spaced 1/rate seconds apart.
 		this.size = Math.max(1, Math.floor(rate));
 		this.windowMs = (1000 * this.size) / rate;
-		this.burst = evenly ? 1 : Math.min(FIRST_BURST, this.size);
+		this.burst = evenly ? 1 : Math.min(rateLimits.firstBurst, this.size);
 		this.evenly = evenly;
 		this.tokens = Math.min(this.tokens, this.burst);
 	}
@@ -97,7 +89,8 @@ export class TokenBucket {
 	 */
 	sentSinceResumed(sentAt: number): number | undefined {
 		const resumed = this.heldUntil;
-		if (resumed === 0 || resumed > sentAt || sentAt - resumed >= 1000) return undefined;
+		if (resumed === 0 || resumed > sentAt || sentAt - resumed >= rateLimits.settledAfterMs)
+			return undefined;
 		return this.givenAt.filter((at) => at >= resumed && at < sentAt).length;
 	}
 

@@ -8,16 +8,10 @@ import { executionStopSignal, stoppedError } from '../core/cancellation';
 import { clock } from '../core/clock';
 import { IdealHouseItemError } from '../core/errors';
 import { PerExecution } from '../core/per-execution';
-import { limits } from '../core/limits';
+import { executionLimits, limits } from '../core/limits';
 import { AccountBudget, type PaceSignal } from './account';
 import type { SlotPriority } from './order';
 import { PrioritySlots } from './order';
-
-/**
- * 50 items' creates go out within a second, and 200 tasks can each be polled every 4 s; beyond
- * that, polls are spaced out rather than the service flooded.
- */
-export const DEFAULT_MAX_REQUESTS_PER_SECOND = 50;
 
 /**
  * One budget per account (the key, at the service's origin however spelt) in this n8n process,
@@ -41,7 +35,7 @@ interface NodeRun {
  * finishes, and the budget goes with its last run; a day unused catches n8n versions without the
  * finish notice, far beyond any wait between two requests.
  */
-const runs = new PerExecution<NodeRun>(24 * 60 * 60_000, 'drop', (run) => {
+const runs = new PerExecution<NodeRun>(executionLimits.stateIdleMs, 'drop', (run) => {
 	const budget = run.budget;
 	if (!budget) return;
 	budget.rates.delete(run.id);

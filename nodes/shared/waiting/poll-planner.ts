@@ -8,6 +8,7 @@ import { PerExecution, type ExecutionOf } from '../core/per-execution';
 import { QueueObservations } from './queue-observations';
 import type { SlotPriority } from '../rate/order';
 import { PollSchedule, type TaskProgress } from './poll-schedule';
+import { executionLimits } from '../core/limits';
 
 export interface PollPlanner {
 	/** Settles the next check: records the turn it aims at and returns its wait from `now`. */
@@ -56,7 +57,7 @@ export function pollPlanner(setup: PlannerSetup): PollPlanner {
  * wait in the same line, and a run learns only from what it sees itself: a record kept per
  * process would carry another workflow's account or an hour-old service load into this one.
  */
-const queues = new PerExecution<QueueObservations>(24 * 60 * 60_000, 'drop');
+const queues = new PerExecution<QueueObservations>(executionLimits.stateIdleMs, 'drop');
 
 export function queueOf(ctx: ExecutionOf, apiName: string): QueueObservations {
 	return queues.get(ctx, apiName, () => new QueueObservations());

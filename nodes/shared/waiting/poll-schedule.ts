@@ -5,33 +5,10 @@
 import type { SlotPriority } from '../rate/order';
 
 import type { QueueObservations, Window } from './queue-observations';
+import { pollLimits } from '../core/limits';
 
-/** The spec: poll every 3 to 5 seconds, so never sooner than 3 s after the last poll. */
-export const MIN_POLL_GAP_MS = 3000;
-/**
- * A wrong prediction from progress costs at most this much: a wait it predicts is never longer.
- * (A queued task's longer wait is planned again on the way, as the tasks ahead report.)
- */
-export const MAX_PREDICTED_WAIT_MS = 30_000;
-/** Aim this long after the predicted finish, plus a share of the time still to go. */
-const MARGIN_MS = 300;
-const MARGIN_SHARE = 0.03;
-/** Two predictions further apart than this share of the task's time: progress is not linear. */
-const AGREEMENT_SHARE = 0.25;
-const AGREEMENT_MIN_MS = 2000;
-/**
- * `percentage` is a whole number, so early in a long task it pins the finish down only to a few
- * seconds. Wider than this, and with time to spare, one more poll first narrows it.
- */
-const REFINE_ABOVE_MS = 1000;
-const REFINE_LEAD_MS = MIN_POLL_GAP_MS + 500;
-/** A first poll this much later than planned waited for the request budget. */
-const TENTATIVE_SLACK_MS = 1000;
-/**
- * A queued task's check that still waits for a request slot is given up when the record places
- * its turn later than this from now: it would most likely find the task still queued.
- */
-const WITHDRAW_ABOVE_MS = 1000;
+/** Never sooner than the service allows after the last check. */
+const MIN_GAP_MS = pollLimits.intervalSeconds.min * 1000;
 
 /** How many schedules were made: each takes its own name in the shared record. */
 let schedules = 0;
@@ -147,8 +124,8 @@ export class PollSchedule {
 		const previous = this.finishPrediction;
 		const earlier = this.earliestFinish ?? 0;
 		const tolerance = Math.max(
-			AGREEMENT_MIN_MS,
-			AGREEMENT_SHARE * (window.latest - this.notStartedAt),
+			pollLimits.agreementMinMs,
+			pollLimits.agreementShare * (window.latest - this.notStartedAt),
 		);
 		if (
 			previous !== undefined &&
@@ -183,7 +160,7 @@ export class PollSchedule {
 		const end = lo <= hi ? { lo, hi } : { lo: previousPollAt, hi: at };
 		// An end known only to within more than a second (say, polls held back by the request
 		// budget) would blur the other tasks' turns more than it places them.
-		if (end.hi - end.lo <= REFINE_ABOVE_MS) this.observations.recordEnd(this.taskKey, end);
+		if (end.hi - end.lo <= pollLimits.refineAboveMs) this.observations.recordEnd(this.taskKey, end);
 	}
 
 	private notYetStarted(at: number): void {
@@ -216,12 +193,12 @@ export class PollSchedule {
 				const earliest = start + ((at - start) * 100) / (percentage + 1);
 				// A first poll held back by the request budget may come after a queue it did not see:
 				// good enough for its own poll (the finish is no later), not for others' run time.
-				const early = at - start <= this.firstWaitMs + TENTATIVE_SLACK_MS;
+				const early = at - start <= this.firstWaitMs + pollLimits.tentativeSlackMs;
 				const run = early ? { lo: earliest - start, hi: bySighting - start } : undefined;
 				return { earliest, latest: bySighting, run };
 			}
 			this.anchor = { at, percentage };
-			if (!this.sawNotStarted && at - start <= this.firstWaitMs + TENTATIVE_SLACK_MS) {
+			if (!this.sawNotStarted && at - start <= this.firstWaitMs + pollLimits.tentativeSlackMs) {
 				// Not trusted for this task's own poll, but, until its next reading, the queued tasks
 				// of its API go by it while no task has shown more: its run time if it did not queue
 				// unseen. Only from a first poll that was not held back, so that it could not have
@@ -293,7 +270,7 @@ export class PollSchedule {
 	 */
 	turnMovedLater(now: number): boolean {
 		const plan = this.plan(now);
-		return plan.turn?.firm === true && plan.waitMs > WITHDRAW_ABOVE_MS;
+		return plan.turn?.firm === true && plan.waitMs > pollLimits.withdrawAboveMs;
 	}
 
 	onReplan(listener: () => void): () => void {
@@ -312,23 +289,24 @@ export class PollSchedule {
 			// here: the queue, not the progress, places this poll, and a queue shorter than planned
 			// shows in the other tasks' polls, which plan this one anew (see `QueueObservations`).
 			target =
-				queued.hi - queued.lo > REFINE_ABOVE_MS &&
-				queued.lo - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
-					? queued.lo - REFINE_LEAD_MS
-					: queued.hi + MARGIN_MS;
+				queued.hi - queued.lo > pollLimits.refineAboveMs &&
+				queued.lo - now > pollLimits.refineLeadMs + MIN_GAP_MS
+					? queued.lo - pollLimits.refineLeadMs
+					: queued.hi + pollLimits.marginMs;
 		} else if (
 			this.finishPrediction !== undefined &&
-			this.finishPrediction - earliest > REFINE_ABOVE_MS &&
-			earliest - now > REFINE_LEAD_MS + MIN_POLL_GAP_MS
+			this.finishPrediction - earliest > pollLimits.refineAboveMs &&
+			earliest - now > pollLimits.refineLeadMs + MIN_GAP_MS
 		) {
 			// A closer reading, early enough that the poll it aims still comes after the finish.
-			target = Math.min(earliest - REFINE_LEAD_MS, now + MAX_PREDICTED_WAIT_MS);
+			target = Math.min(earliest - pollLimits.refineLeadMs, now + pollLimits.maxPredictedWaitMs);
 		} else if (this.finishPrediction !== undefined) {
-			const margin = MARGIN_MS + MARGIN_SHARE * Math.max(0, this.finishPrediction - now);
-			target = Math.min(this.finishPrediction + margin, now + MAX_PREDICTED_WAIT_MS);
+			const margin =
+				pollLimits.marginMs + pollLimits.marginShare * Math.max(0, this.finishPrediction - now);
+			target = Math.min(this.finishPrediction + margin, now + pollLimits.maxPredictedWaitMs);
 		}
 		// Whole milliseconds, rounded up: never a moment early.
-		const wait = Math.ceil(Math.max(target, this.lastPollAt + MIN_POLL_GAP_MS) - now);
+		const wait = Math.ceil(Math.max(target, this.lastPollAt + MIN_GAP_MS) - now);
 		return { waitMs: Math.max(0, wait), turn: queued };
 	}
 

@@ -1,3 +1,5 @@
+import { queueLimits } from '../core/limits';
+
 /**
  * What the checks of one API's tasks have shown about its queue, shared by those tasks so that a
  * queued task can tell when its turn comes: how long a task runs, when tasks ended, how many run
@@ -11,35 +13,6 @@ export interface Window {
 	lo: number;
 	hi: number;
 }
-
-/** Pace samples kept: the latest, so that the pace follows the queue. */
-const MAX_PACES = 256;
-/** Run-time samples kept: enough to agree on, few enough to follow a service that changes pace. */
-const MAX_RUNS = 64;
-/**
- * Ends kept: the ends just after an early reading of a long queue must still be there when its
- * task plans again, minutes later (a few hundred kilobytes at most).
- */
-const MAX_ENDS = 4096;
-/** The workers counted from the ends are believed when this close to the upper bound. */
-const COUNT_SHARE = 0.1;
-/** How many rounds back an end's partner is looked for: more rounds, finer; fewer, sooner. */
-const RHYTHM_ROUNDS = 8;
-/** How far from where it should be, as a share of the run time, an end still counts as a partner. */
-const PARTNER_SHARE = 0.1;
-/** The share of run-time samples at either end left out when not all of them agree. */
-const TRIM_SHARE = 0.1;
-/** A run time this much wider or narrower than before changes queued tasks' plans. */
-const RUN_CHANGE_SHARE = 0.01;
-/**
- * The pace is settled once the bursts in which workers end their tasks leave it this uncertain
- * (as a share): then it places queued tasks' turns firmly enough to move a check already due.
- */
-const PACE_SETTLED_SHARE = 0.02;
-/** A settled pace that moves by more than this share changes queued tasks' plans. */
-const PACE_CHANGE_SHARE = 0.02;
-/** The run time the pace gives is taken within this many of the pace's spreads either way. */
-const PACE_RUN_SPREADS = 2;
 
 export class QueueObservations {
 	private readonly runs = new Map<string, Window>();
@@ -71,7 +44,7 @@ export class QueueObservations {
 		if (!tentative) this.tentativeRuns.delete(taskKey);
 		runs.delete(taskKey);
 		runs.set(taskKey, run);
-		if (runs.size > MAX_RUNS) runs.delete(runs.keys().next().value as string);
+		if (runs.size > queueLimits.maxRuns) runs.delete(runs.keys().next().value as string);
 		this.runsChanged();
 	}
 
@@ -100,8 +73,8 @@ export class QueueObservations {
 			(before === undefined) !== (after === undefined) ||
 			(before &&
 				after &&
-				(Math.abs(after.lo - before.lo) > RUN_CHANGE_SHARE * before.lo ||
-					Math.abs(after.hi - before.hi) > RUN_CHANGE_SHARE * before.hi))
+				(Math.abs(after.lo - before.lo) > queueLimits.runChangeShare * before.lo ||
+					Math.abs(after.hi - before.hi) > queueLimits.runChangeShare * before.hi))
 		) {
 			this.toldRunTime = after;
 			this.changed();
@@ -114,7 +87,8 @@ export class QueueObservations {
 		const first = !this.ends.has(taskKey);
 		this.ends.delete(taskKey);
 		this.ends.set(taskKey, end);
-		if (this.ends.size > MAX_ENDS) this.ends.delete(this.ends.keys().next().value as string);
+		if (this.ends.size > queueLimits.maxEnds)
+			this.ends.delete(this.ends.keys().next().value as string);
 		this.sortedEnds = undefined;
 		this.rhythm = null;
 		// While the first round of workers is still unknown, each new end places one of them.
@@ -135,13 +109,13 @@ export class QueueObservations {
 		// reading would make the queue look slower than it is.
 		const surelyQueued = ahead - (this.pace ?? 0) * ms >= 2 * (this.workersAtMost ?? 1);
 		this.paces.push({ drop, ms, surelyQueued });
-		if (this.paces.length > MAX_PACES) this.paces.shift();
+		if (this.paces.length > queueLimits.maxPaces) this.paces.shift();
 		const settled = this.settledPace;
 		const told = this.toldPace;
 		const moved =
 			settled !== undefined &&
 			(told === undefined ||
-				Math.abs(settled.pace - told.pace) > PACE_CHANGE_SHARE * told.pace ||
+				Math.abs(settled.pace - told.pace) > queueLimits.paceChangeShare * told.pace ||
 				settled.spread < told.spread / 2);
 		if (moved) {
 			this.toldPace = settled;
@@ -159,8 +133,8 @@ export class QueueObservations {
 		this.paceRun =
 			told && workers
 				? {
-						lo: workers / (told.pace * (1 + PACE_RUN_SPREADS * told.spread)),
-						hi: workers / (told.pace * (1 - PACE_RUN_SPREADS * told.spread)),
+						lo: workers / (told.pace * (1 + queueLimits.paceRunSpreads * told.spread)),
+						hi: workers / (told.pace * (1 - queueLimits.paceRunSpreads * told.spread)),
 					}
 				: undefined;
 		this.updateRunWindow();
@@ -199,7 +173,7 @@ export class QueueObservations {
 		// of their sum is a burst times the root of k / 3.
 		const burst = this.workersAtMost ?? 1;
 		const spread = (burst * Math.sqrt(count / 3)) / drop;
-		return spread <= PACE_SETTLED_SHARE ? { pace: drop / ms, spread } : undefined;
+		return spread <= queueLimits.paceSettledShare ? { pace: drop / ms, spread } : undefined;
 	}
 
 	/** A poll found a task queued with `waitNumber` tasks ahead at `at`. */
@@ -239,14 +213,14 @@ export class QueueObservations {
 		if (!run || !workers || ends.length < 2) return undefined;
 		const average = (run.lo + run.hi) / 2;
 		const rounds = Math.min(
-			RHYTHM_ROUNDS,
+			queueLimits.rhythmRounds,
 			Math.floor((mid(ends[ends.length - 1]) - mid(ends[0])) / average),
 		);
 		if (rounds < 1) return undefined;
 		// Where the partner lies is known only as well as the run time, over that many rounds.
 		const tolerance = Math.min(
 			average / 2,
-			PARTNER_SHARE * average + (rounds * (run.hi - run.lo)) / 2,
+			queueLimits.partnerShare * average + (rounds * (run.hi - run.lo)) / 2,
 		);
 		const samples: Window[] = [];
 		for (const end of ends.slice(-2 * workers)) {
@@ -273,8 +247,10 @@ export class QueueObservations {
 		// worker ends one in the run time after `at`: the ends nearest `at` tell it best. Ends may be
 		// missing (tasks seen done too late to place), so the workers' ends are taken as quantiles of
 		// those carried, not one by one; workers not seen at all may end at any moment.
-		const near = ends.filter((end) => Math.abs(mid(end) - at) <= RECENT_ROUNDS * average);
-		const sample = near.length > 0 ? near : ends.slice(-RECENT_ROUNDS * workers);
+		const near = ends.filter(
+			(end) => Math.abs(mid(end) - at) <= queueLimits.recentRounds * average,
+		);
+		const sample = near.length > 0 ? near : ends.slice(-queueLimits.recentRounds * workers);
 		const carried = sample
 			.map((end) => shifted(end, Math.floor((at - mid(end)) / average) + 1, run))
 			.sort((x, y) => mid(x) - mid(y));
@@ -294,7 +270,7 @@ export class QueueObservations {
 		// The ends nearest to it, on the same worker, pin it closer than rounds of run times do.
 		const finish = { lo: phase.lo + rounds * run.lo, hi: phase.hi + rounds * run.hi };
 		const around = ends.filter(
-			(end) => Math.abs(mid(end) - mid(finish)) <= RECENT_ROUNDS * average,
+			(end) => Math.abs(mid(end) - mid(finish)) <= queueLimits.recentRounds * average,
 		);
 		return narrowed(finish, around, run);
 	}
@@ -321,7 +297,7 @@ export class QueueObservations {
 			if (at >= from && at < to) count++;
 		}
 		const counted = Math.round(count / rounds);
-		return counted < most && counted >= most * (1 - COUNT_SHARE) ? counted : most;
+		return counted < most && counted >= most * (1 - queueLimits.countShare) ? counted : most;
 	}
 
 	/** Calls `listener` whenever what the queued tasks plan from has changed; returns its removal. */
@@ -341,9 +317,6 @@ export class QueueObservations {
 }
 
 const mid = (window: Window) => (window.lo + window.hi) / 2;
-
-/** How many run times from a reading the ends that place its queue may lie. */
-const RECENT_ROUNDS = 4;
 
 /**
  * A worker's end, narrowed by the later (or earlier) ends that fall on it a whole number of run
@@ -394,7 +367,7 @@ function agreed(runs: Window[]): Window {
 	const his = runs.map((run) => run.hi).sort((a, b) => a - b);
 	if (los[los.length - 1] <= his[0]) return { lo: los[los.length - 1], hi: his[0] };
 	// What all but the odd few agree on.
-	const trim = Math.floor(runs.length * TRIM_SHARE);
+	const trim = Math.floor(runs.length * queueLimits.trimShare);
 	const lo = los[los.length - 1 - trim];
 	const hi = his[trim];
 	if (lo <= hi) return { lo, hi };
