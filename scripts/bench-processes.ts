@@ -45,7 +45,7 @@ const RESULT = 'BENCH-PART-RESULT ';
  * and reports what they emitted.
  */
 export async function runPart(part: Part): Promise<void> {
-	const { runNode, logLines } = await import('../dev/harness/engine');
+	const { runNode, logLines } = await import('../test/helpers/engine');
 	console.log(READY);
 	await new Promise<void>((resolve) => {
 		createInterface({ input: process.stdin }).once('line', () => resolve());

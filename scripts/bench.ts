@@ -39,8 +39,8 @@ import { dirname, join } from 'node:path';
 
 import { sleep, type IBinaryData } from 'n8n-workflow';
 
-import { freePort } from '../dev/ports';
-import { startSignedLinkStandIn, type SignedLinkStandIn } from '../dev/harness/n8n-signed-links';
+import { freePort } from '../test/helpers/ports';
+import { startSignedLinkStandIn, type SignedLinkStandIn } from '../test/helpers/n8n-signed-links';
 import { runPart, runProcesses, type Part, type ServiceView } from './bench-processes';
 import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/apis';
 import { price } from '../nodes/shared/catalog/credits';
@@ -381,7 +381,7 @@ async function runRow(service: Service, spec: RowSpec): Promise<Row> {
 	const { BinaryDataService } = await import('n8n-core');
 	const binaryData = Container.get(BinaryDataService);
 	await binaryData.init();
-	const { runNode } = await import('../dev/harness/engine');
+	const { runNode } = await import('../test/helpers/engine');
 
 	const apiRun = API_RUNS[spec.api ?? 'photoEnhancer'];
 	const parameters = {

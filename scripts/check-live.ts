@@ -26,7 +26,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { NodeName } from '../dev/harness/engine';
+import type { NodeName } from '../test/helpers/engine';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node.ts';
 import { displayName, findGroup } from '../nodes/IdealHouse/methods/styles';
 import { KNOWN_STATUSES, serviceBaseUrl } from '../nodes/shared/catalog/service';
@@ -460,7 +460,7 @@ export async function checkLive(options: CheckLiveOptions): Promise<CheckLiveRes
 
 	if (options.spend && options.imageUrl) {
 		const imageUrl = options.imageUrl;
-		const { runNode } = await import('../dev/harness/engine');
+		const { runNode } = await import('../test/helpers/engine');
 		const recorder = recordAnswers(new URL(serviceBaseUrl(options.baseUrl)).hostname);
 		log('');
 		log('Tasks:');

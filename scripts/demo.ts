@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startService, type RunningService } from '../service/server';
-import { runNode, type RunOptions } from '../dev/harness/engine';
-import { exampleForLocalSetUp } from '../dev/local-examples';
-import { creditsOf } from '../dev/prices';
+import { runNode, type RunOptions } from '../test/helpers/engine';
+import { exampleForLocalSetUp } from '../test/helpers/local-examples';
+import { creditsOf } from '../test/helpers/prices';
 
 const TASK_SECONDS = 3;
 // What each step's task costs: the Ideal House AI step stages a room (Virtual Staging, 1 credit).

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * Prints what saved workflows see of the package (`dev/node-descriptions.ts`): the three nodes'
+ * Prints what saved workflows see of the package (`scripts/node-descriptions.ts`): the three nodes'
  * descriptions and the credential, keys sorted. With `--write`, updates the snapshot that
  * `test/descriptions.test.ts` compares against, for a change to the descriptions that is meant.
  *
@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { describePackageText } from '../dev/node-descriptions';
+import { describePackageText } from './node-descriptions';
 
 const SNAPSHOT = join(__dirname, '..', 'test', 'fixtures', 'descriptions.json');
 

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { MAX_ROOM_SHARE, ROOMS, ROOT, circles, roomOf, sharedFiles } from '../dev/layout';
+import { MAX_ROOM_SHARE, ROOMS, ROOT, circles, roomOf, sharedFiles } from './layout-rooms';
 
 const files = sharedFiles();
 const total = files.reduce((sum, file) => sum + file.lines, 0);

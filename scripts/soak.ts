@@ -16,7 +16,7 @@ import './n8n-env';
 
 import { FAULT_KINDS } from '../service/faults';
 import { startService, type RunningService } from '../service/server';
-import { runNode, type NodeName } from '../dev/harness/engine';
+import { runNode, type NodeName } from '../test/helpers/engine';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {

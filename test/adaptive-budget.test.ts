@@ -8,7 +8,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import { runNode, logLines } from '../dev/harness/engine';
+import { runNode, logLines } from './helpers/engine';
 import { clock as nodeClock } from '../nodes/shared/core/clock';
 import type { RunningService } from '../service/server.ts';
 import { startService } from '../service/server.ts';
@@ -295,18 +295,18 @@ describe("two processes on one account against the service's limit per key", () 
 	});
 
 	/** A copy of the nodes and of n8n's engine with module state of its own: one n8n process. */
-	function nodeProcess(): typeof import('../dev/harness/engine') {
-		let engine: typeof import('../dev/harness/engine') | undefined;
+	function nodeProcess(): typeof import('./helpers/engine') {
+		let engine: typeof import('./helpers/engine') | undefined;
 		jest.isolateModules(() => {
 			/* eslint-disable @typescript-eslint/no-require-imports */
-			engine = require('../dev/harness/engine') as typeof import('../dev/harness/engine');
+			engine = require('./helpers/engine') as typeof import('./helpers/engine');
 			time.drive(
 				(require('../nodes/shared/core/clock') as typeof import('../nodes/shared/core/clock'))
 					.clock,
 			);
 			/* eslint-enable @typescript-eslint/no-require-imports */
 		});
-		return engine as typeof import('../dev/harness/engine');
+		return engine as typeof import('./helpers/engine');
 	}
 
 	test('two budgets of 20 a second against a limit of 20 settle under it: few 429s, the account kept busy, every item once', async () => {

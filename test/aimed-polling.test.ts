@@ -1,4 +1,4 @@
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { DONE, PE, clock, queued, requestsTo, running, serveTask } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance } from './helpers/params';

@@ -6,7 +6,7 @@
  */
 import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { TokenBucket } from '../nodes/shared/rate/bucket';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import {
 	PE,
 	api,

@@ -1,7 +1,7 @@
 import nock from 'nock';
 
 import { IdealHouseApi } from '../credentials/IdealHouseApi.credentials';
-import { runCredentialTest, runNode } from '../dev/harness/engine';
+import { runCredentialTest, runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BASE,

@@ -7,7 +7,7 @@ import type { INode } from 'n8n-workflow';
 
 import { givesCreditsBack, type Outcome } from '../nodes/shared/core/outcome';
 import { IdealHouseApiError, IdealHouseItemError } from '../nodes/shared/core/errors';
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BIG_ID,

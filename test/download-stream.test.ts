@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { clock as nodeClock } from '../nodes/shared/core/clock';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 
 const storage = mkdtempSync(join(tmpdir(), 'ideal-house-binary-'));
 process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';

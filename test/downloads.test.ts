@@ -7,7 +7,7 @@
 import nock from 'nock';
 
 import { limits } from '../nodes/shared/core/limits';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { API_KEY, PE, TINY_PNG, api, clock, realTime, taskResponse } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { sendJson } from './helpers/local-server';

@@ -6,7 +6,7 @@
  */
 
 import { readNumber, readSwitch } from '../nodes/shared/item-life/settings';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import {
 	PE,
 	answerCreates,

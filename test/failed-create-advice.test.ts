@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { API_KEY, BASE, PE, allowLoopback, api, envelope, recorded } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { sendJson } from './helpers/local-server';

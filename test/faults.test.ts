@@ -19,7 +19,7 @@ import { emitTask } from '../nodes/shared/output/output';
 import { readEnvelope } from '../nodes/shared/transport/answers';
 import { networkError } from '../nodes/shared/transport/send';
 import { fieldError } from '../nodes/shared/core/validation';
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BIG_ID,

@@ -5,7 +5,7 @@
  * hands a model compact JSON, for each API the node offers.
  */
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import {
 	BIG_ID,
 	DONE,

@@ -20,7 +20,7 @@ import {
 	waitForCompletionField,
 } from '../nodes/shared/descriptions/fields';
 import { createTaskRouting } from '../nodes/shared/item-life/routing';
-import { TEST_CREDENTIALS, runNode } from '../dev/harness/engine';
+import { TEST_CREDENTIALS, runNode } from './helpers/engine';
 import { BIG_ID, TINY_PNG, api, envelope, recorded, taskResponse } from './helpers/api';
 import { PHOTO, CDN, paths, answerTask, expectCreateThenPolls } from './helpers/ideal-house';
 import { loadOptions } from './helpers/editor';

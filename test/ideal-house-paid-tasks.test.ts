@@ -11,7 +11,7 @@ import * as creditsModule from '../nodes/shared/catalog/credits';
 import * as downloadModule from '../nodes/shared/output/download';
 import * as outputModule from '../nodes/shared/output/output';
 import * as pollerModule from '../nodes/shared/item-life/wait';
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	TINY_PNG,
 	api,

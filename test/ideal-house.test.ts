@@ -11,7 +11,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { BIG_ID, api, created, recorded, taskResponse } from './helpers/api';
 import {
 	PHOTO,

@@ -7,7 +7,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runNode, type NodeName } from '../dev/harness/engine';
+import { runNode, type NodeName } from './helpers/engine';
 import { noisyPng } from '../service/png.ts';
 import { OR, PE, api, created, pathsOf, recorded, serveTask, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';

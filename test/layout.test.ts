@@ -20,7 +20,7 @@ import {
 	roomOf,
 	sharedFiles,
 	sources,
-} from '../dev/layout';
+} from '../scripts/layout-rooms';
 
 const NODE_FOLDERS = ['IdealHouse', 'PhotoEnhancer', 'ObjectRemover'];
 const files = sharedFiles();

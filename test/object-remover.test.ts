@@ -1,4 +1,4 @@
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BASE,

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BIG_ID,

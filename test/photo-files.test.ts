@@ -11,7 +11,7 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 
-import { runNode, type RunOptions } from '../dev/harness/engine';
+import { runNode, type RunOptions } from './helpers/engine';
 import { fileLimits } from '../nodes/shared/core/limits';
 import { API_KEY, OR, recorded, serveTask } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';

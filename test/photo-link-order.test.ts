@@ -6,7 +6,7 @@
  */
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { gradientPng } from '../service/png';
 import {
 	DONE,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { runNode, type RunOptions } from '../dev/harness/engine';
+import { runNode, type RunOptions } from './helpers/engine';
 import { OR, api, recorded, serveTask } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import { OR, api, created, envelope, recorded, taskResponse } from './helpers/api';
 import { filesystemBinaryData } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n
 import type { IdealHouseError } from '../nodes/shared/core/errors';
 import { n8nLinks } from '../nodes/shared/photo-files/n8n-links';
 
-import { logLines, runNode, type NodeName, type RunOptions } from '../dev/harness/engine';
+import { logLines, runNode, type NodeName, type RunOptions } from './helpers/engine';
 import {
 	API_KEY,
 	OR,

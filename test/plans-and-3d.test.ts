@@ -8,7 +8,7 @@
 import nock from 'nock';
 
 import { sniffModelType, sniffResultType } from '../nodes/shared/files/file-types';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { BIG_ID, TINY_PNG, api, created, recorded, taskResponse } from './helpers/api';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { glb, zipOf } from './helpers/model-files';

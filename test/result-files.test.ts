@@ -12,7 +12,7 @@ import { sleep, type INodeType } from 'n8n-workflow';
 import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { clock as nodeClock } from '../nodes/shared/core/clock';
 import { limits } from '../nodes/shared/core/limits';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import { API_KEY, BIG_ID, TINY_PNG, api, created, taskResponse } from './helpers/api';
 import type { LocalServer } from './helpers/local-server';
 import { eachTestOnAFreshWire } from './helpers/journey';

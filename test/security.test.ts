@@ -6,7 +6,7 @@
  */
 import { parseJsonKeepingLongs } from '../nodes/shared/core/long-ids';
 import { redact } from '../nodes/shared/core/redact';
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	API_KEY,
 	PE,

@@ -7,7 +7,7 @@
  * pressed at a chosen moment, and request time limits run out when the test says. Stop while
  * polling is in waiting.test.ts.
  */
-import { runNode, type RunOptions } from '../dev/harness/engine';
+import { runNode, type RunOptions } from './helpers/engine';
 import { limits } from '../nodes/shared/core/limits';
 import {
 	API_KEY,

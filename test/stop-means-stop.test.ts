@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 import type { Readable } from 'node:stream';
 
-import type { RunOptions } from '../dev/harness/engine';
+import type { RunOptions } from './helpers/engine';
 import { executionStopSignal } from '../nodes/shared/core/cancellation';
 import { clock } from '../nodes/shared/core/clock';
 import { OR, PE, api, created, recorded, taskResponse, type ApiPaths } from './helpers/api';

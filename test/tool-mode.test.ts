@@ -10,7 +10,7 @@ import { IdealHouse } from '../nodes/IdealHouse/IdealHouse.node';
 import { ObjectRemover } from '../nodes/ObjectRemover/ObjectRemover.node';
 import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { CREDIT_LIMIT_TOOL_NOTE } from '../nodes/shared/item-life/credit-limit';
-import { runNode } from '../dev/harness/engine';
+import { runNode } from './helpers/engine';
 import {
 	API_KEY,
 	BIG_ID,

@@ -4,7 +4,7 @@
  * service, an unknown status ends the wait after a short grace, what a task cost stays on the
  * item, and a created task's id is in n8n's log before the node waits for it.
  */
-import { logLines, runNode } from '../dev/harness/engine';
+import { logLines, runNode } from './helpers/engine';
 import {
 	BIG_ID,
 	DONE,

@@ -4,7 +4,7 @@
  * Second, counted by the local service as requests arrive, on the real clock.
  */
 import type { RunningService } from '../../service/server.ts';
-import { runNode } from '../../dev/harness/engine';
+import { runNode } from '../helpers/engine';
 import { enhance } from '../helpers/params';
 import { credentialsFor, restoreClock, sampleUrl, startE2eService, waitUntil } from './helpers';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { logLines, runNode, type NodeName, type RunResult } from '../../dev/harness/engine';
+import { logLines, runNode, type NodeName, type RunResult } from '../helpers/engine';
 import { credentialsFor, eachTestOnTheLocalService, sampleUrl } from './helpers';
 
 // Made-up API keys nobody else uses, so that a leak cannot hide behind a common word.

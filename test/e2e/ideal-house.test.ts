@@ -15,7 +15,7 @@ import type {
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
 import type { RunningService } from '../../service/server.ts';
 import { styleConfigData } from '../../service/style-config.ts';
-import { runNode, type RunOptions } from '../../dev/harness/engine';
+import { runNode, type RunOptions } from '../helpers/engine';
 import {
 	credentialsFor,
 	eachTestOnTheLocalService,

@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { runNode, type NodeName } from '../../dev/harness/engine';
+import { runNode, type NodeName } from '../helpers/engine';
 import { filesystemBinaryData } from '../helpers/binary-store';
-import { startSignedLinkStandIn, type SignedLinkStandIn } from '../../dev/harness/n8n-signed-links';
+import { startSignedLinkStandIn, type SignedLinkStandIn } from '../helpers/n8n-signed-links';
 import {
 	credentialsFor,
 	eachTestOnTheLocalService,

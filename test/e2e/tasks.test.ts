@@ -7,8 +7,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunningService } from '../../service/server.ts';
-import { creditsOf } from '../../dev/prices.ts';
-import { runNode, type NodeName } from '../../dev/harness/engine';
+import { creditsOf } from '../helpers/prices.ts';
+import { runNode, type NodeName } from '../helpers/engine';
 import {
 	credentialsFor,
 	eachTestOnTheLocalService,

@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../../nodes/shared/core/clock';
 import { parseJsonKeepingLongs } from '../../nodes/shared/core/long-ids';
-import { TEST_CREDENTIALS } from '../../dev/harness/engine';
+import { TEST_CREDENTIALS } from './engine';
 
 // Importing nock patches Node's own http and https modules, which every test file that jest runs
 // in the same process shares. Whichever file brings it in (even for a constant from here) gives

@@ -16,7 +16,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { IdealHouse } from '../../nodes/IdealHouse/IdealHouse.node';
 import { commonDescription } from '../../nodes/shared/descriptions/fields';
-import { PACKAGE, TEST_CREDENTIALS, runNode } from '../../dev/harness/engine';
+import { PACKAGE, TEST_CREDENTIALS, runNode } from './engine';
 
 let harnessData: IWorkflowExecuteAdditionalData | undefined;
 

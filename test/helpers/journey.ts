@@ -6,7 +6,7 @@
 import nock from 'nock';
 
 import { limits } from '../../nodes/shared/core/limits';
-import { logLines } from '../../dev/harness/engine';
+import { logLines } from './engine';
 import { resetWire } from './api';
 import { startServer, type Handler, type LocalServer } from './local-server';
 

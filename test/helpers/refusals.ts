@@ -2,7 +2,7 @@
  * Inputs a node must refuse before anything is sent or charged: the service answers any request
  * at all (and the wire records it), so a refusal shows as an error with nothing recorded.
  */
-import { runNode } from '../../dev/harness/engine';
+import { runNode } from './engine';
 import { API_KEY, api, created, recorded, taskResponse } from './api';
 
 /** Answers every create and every read on the API's base URL, for as long as the test runs. */

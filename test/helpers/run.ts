@@ -5,7 +5,7 @@
  */
 import { WorkflowExecute } from 'n8n-core';
 
-import { runNode, type RunOptions, type RunResult } from '../../dev/harness/engine';
+import { runNode, type RunOptions, type RunResult } from './engine';
 import { stopDuringWait } from './api';
 
 export interface StartedRun {

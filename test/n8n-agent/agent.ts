@@ -25,7 +25,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { type RunningService, startService } from '../../service/server.ts';
 import { type TaskSummary } from '../../service/stats.ts';
-import { creditsOf } from '../../dev/prices.ts';
+import { creditsOf } from '../helpers/prices.ts';
 import { exampleFile, importCredential, importWorkflows } from '../n8n-app/imports.ts';
 import { type N8nProcess, type RestSession, setUpOwner } from '../n8n-app/n8n-process.ts';
 import { type N8nCli, n8nCli, n8nOnFreePorts, startN8nApp } from '../n8n-app/n8n-setup.ts';
@@ -682,7 +682,7 @@ async function main(): Promise<number> {
 		header: [
 			`n8n ${n8nVersion(N8N_APP)}, Node ${process.version}`,
 			`work folder ${WORK}`,
-			'examples rewritten for the local set-up (dev/local-examples.ts): the service, the chat model',
+			'examples rewritten for the local set-up (test/helpers/local-examples.ts): the service, the chat model',
 		],
 		shellSteps: process.env.AGENT_SHELL_STEPS,
 		startedAt: Number(process.env.AGENT_STARTED_AT) || undefined,

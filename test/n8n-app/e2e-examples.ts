@@ -134,7 +134,7 @@ export const SOURCES: Record<string, [number, number]> = {
 };
 
 async function verifyEnhanceListing(ctx: Context, group: string, run: RunOutput): Promise<void> {
-	// The example's two public photos, as the local service's samples (dev/local-examples.ts).
+	// The example's two public photos, as the local service's samples (test/helpers/local-examples.ts).
 	const photos: Array<[string, string]> = [
 		['living-room.png', 'interior-enhancement-interior-photo'],
 		['exterior.png', 'sky-replacement-sunset-sky'],

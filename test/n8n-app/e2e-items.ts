@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-import { creditsOf } from '../../dev/prices.ts';
+import { creditsOf } from '../helpers/prices.ts';
 import type { CommandResult } from './n8n-process.ts';
 import { API_KEY, check, type Context, equal, taskLines, USER_FOLDER } from './e2e-shared.ts';
 import type { BinaryMeta, Item } from './report.ts';

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { RunningService } from '../../service/server.ts';
-import { exampleForLocalSetUp, localSample } from '../../dev/local-examples.ts';
+import { exampleForLocalSetUp, localSample } from '../helpers/local-examples.ts';
 import type { RestSession } from './n8n-process.ts';
 import {
 	API_KEY,

@@ -13,7 +13,7 @@ import {
 	exampleForLocalSetUp,
 	type LocalSetUp,
 	SAMPLE_PHOTOS,
-} from '../../dev/local-examples.ts';
+} from '../helpers/local-examples.ts';
 import { importCredential, importCredentials, importWorkflows } from './imports.ts';
 import { PACKAGE, requiredEnv } from './report.ts';
 import {

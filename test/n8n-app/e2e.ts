@@ -29,7 +29,7 @@
  */
 import { type RunningService, startService } from '../../service/server.ts';
 import { startPrivateBucket } from './private-bucket.ts';
-import { exampleForLocalSetUp } from '../../dev/local-examples.ts';
+import { exampleForLocalSetUp } from '../helpers/local-examples.ts';
 import { n8nVersion, PACKAGE, runMain } from './report.ts';
 import {
 	API_KEY,

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { exampleForLocalSetUp, type LocalSetUp } from '../../dev/local-examples.ts';
+import { exampleForLocalSetUp, type LocalSetUp } from '../helpers/local-examples.ts';
 import { type CommandResult, logFile } from './n8n-process.ts';
 import { type Report, SAMPLE_BASE_URL } from './report.ts';
 
@@ -72,7 +72,7 @@ export async function importCredentials(
 
 /**
  * An example of `examples/` as a driver imports it: rewritten for the local set-up (its public
- * sample photos, placeholder addresses and credentials: `dev/local-examples.ts`).
+ * sample photos, placeholder addresses and credentials: `test/helpers/local-examples.ts`).
  */
 export function exampleFile(
 	repo: string,

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-export { freePort } from '../../dev/ports.ts';
+export { freePort } from '../helpers/ports.ts';
 
 /**
  * n8n's environment: the given user folder, JSON logs on stdout, nothing phoning home, own

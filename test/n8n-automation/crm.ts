@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { creditsOf } from '../../dev/prices.ts';
+import { creditsOf } from '../helpers/prices.ts';
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import { type Context, executionsOf, settings, TERMINAL, until, WORKFLOWS } from './setup.ts';
 

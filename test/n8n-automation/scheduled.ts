@@ -5,7 +5,7 @@
  * table's own records: the photos held back by the limit are taken by the next run, none is
  * paid twice and none is skipped.
  */
-import { creditsOf } from '../../dev/prices.ts';
+import { creditsOf } from '../helpers/prices.ts';
 import { activateWorkflow } from '../n8n-app/n8n-process.ts';
 import {
 	LOCAL_ACCOUNT,

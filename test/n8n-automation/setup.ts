@@ -109,7 +109,7 @@ export async function startStandIns(): Promise<{
 }
 
 /**
- * An example as the test runs it: rewritten for the local set-up (dev/local-examples.ts), the
+ * An example as the test runs it: rewritten for the local set-up (test/helpers/local-examples.ts), the
  * placeholder feed and CRM addresses and the credentials swapped for the stand-ins' own.
  */
 export function exampleText(

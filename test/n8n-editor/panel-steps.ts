@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { creditsOf } from '../../dev/prices.ts';
+import { creditsOf } from '../helpers/prices.ts';
 import type { RunningService, ServiceStats } from '../../service/server.ts';
 import type { RestSession } from '../n8n-app/n8n-process.ts';
 import {

@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { APIS, type IdealHouseApi } from '../nodes/shared/catalog/apis.ts';
-import { price } from '../nodes/shared/catalog/credits.ts';
+import { APIS, type IdealHouseApi } from '../../nodes/shared/catalog/apis.ts';
+import { price } from '../../nodes/shared/catalog/credits.ts';
 
 /** The credits of one task of `apiName` created with `sent` (its model type, where it has one). */
 export function creditsOf(apiName: string, sent?: IDataObject): number {
