@@ -10,7 +10,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { runNode, type NodeName } from './helpers/engine';
 import { noisyPng } from '../service/png.ts';
 import { OR, PE, api, created, pathsOf, recorded, serveTask, taskResponse } from './helpers/api';
-import { filesystemBinaryData } from './helpers/binary-store';
+import { filesForThisFile } from './helpers/binary-store';
 import {
 	jpegImage,
 	pngChunk,
@@ -24,10 +24,7 @@ import { eachTestOnAFreshWire } from './helpers/journey';
 import { REST, linksIn, opened, storedItem } from './helpers/n8n-links';
 import { ROOM_PHOTO, fromFile, remove } from './helpers/params';
 
-const files = filesystemBinaryData();
-
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 beforeEach(() => files.resetReads());
 

@@ -14,15 +14,13 @@ import { PhotoEnhancer } from '../nodes/PhotoEnhancer/PhotoEnhancer.node';
 import { runNode, type RunOptions } from './helpers/engine';
 import { fileLimits } from '../nodes/shared/core/limits';
 import { API_KEY, OR, recorded, serveTask } from './helpers/api';
-import { filesystemBinaryData } from './helpers/binary-store';
+import { filesForThisFile } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { REST, SIGNED, linksIn, opened, storedItem } from './helpers/n8n-links';
 import { fromFile } from './helpers/params';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 
 const JPEG = jpegImage(640, 480);

@@ -18,13 +18,11 @@ import {
 	refuseCreates,
 	serveTask,
 } from './helpers/api';
-import { filesystemBinaryData } from './helpers/binary-store';
+import { filesForThisFile } from './helpers/binary-store';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { REST, linksIn, opened, storedItem } from './helpers/n8n-links';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 
 const PHOTO = gradientPng(320, 240, [40, 90, 160], [240, 200, 120]);

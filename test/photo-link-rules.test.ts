@@ -12,14 +12,12 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { runNode, type RunOptions } from './helpers/engine';
 import { OR, api, recorded, serveTask } from './helpers/api';
-import { filesystemBinaryData } from './helpers/binary-store';
+import { filesForThisFile } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { fromFile } from './helpers/params';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 
 const DAY = 24 * 60 * 60;

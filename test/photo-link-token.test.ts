@@ -8,14 +8,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { logLines, runNode } from './helpers/engine';
 import { OR, api, created, envelope, recorded, taskResponse } from './helpers/api';
-import { filesystemBinaryData } from './helpers/binary-store';
+import { filesForThisFile } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { fromFile } from './helpers/params';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 
 const REST = 'https://n8n.example.com/rest';

@@ -20,7 +20,7 @@ import {
 	recorded,
 	serveTask,
 } from './helpers/api';
-import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
+import { filesForThisFile, type FileLocation } from './helpers/binary-store';
 import { jpegImage, pngImage } from './helpers/images';
 import { itemContext } from './helpers/item-context';
 import { eachTestOnAFreshWire } from './helpers/journey';
@@ -35,9 +35,7 @@ import {
 } from './helpers/n8n-links';
 import { fromFile } from './helpers/params';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 const journey = eachTestOnAFreshWire();
 
 const VS = pathsOf('virtualStaging');

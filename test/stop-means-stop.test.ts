@@ -18,15 +18,13 @@ import type { RunOptions } from './helpers/engine';
 import { executionStopSignal } from '../nodes/shared/core/cancellation';
 import { clock } from '../nodes/shared/core/clock';
 import { OR, PE, api, created, recorded, taskResponse, type ApiPaths } from './helpers/api';
-import { filesystemBinaryData, type FileLocation } from './helpers/binary-store';
+import { filesForThisFile, type FileLocation } from './helpers/binary-store';
 import { jpegImage } from './helpers/images';
 import { eachTestOnAFreshWire } from './helpers/journey';
 import { enhance, fromFile } from './helpers/params';
 import { settles, startRun, type StartedRun } from './helpers/run';
 
-const files = filesystemBinaryData();
-beforeAll(async () => await files.init());
-afterAll(() => files.close());
+const files = filesForThisFile();
 eachTestOnAFreshWire();
 
 const REST = 'https://n8n.example.com/rest';
@@ -148,21 +146,25 @@ describe('Stop while the node is still preparing its items', () => {
 });
 
 describe("Stop between n8n's batches", () => {
-	test('the batches n8n starts after Stop send nothing: no create, no status check', async () => {
+	/** Three items, one a batch; Stop is pressed as the first create reaches the service. */
+	async function stopAtFirstCreate(parameters: ReturnType<typeof enhance>) {
 		let sentAtStop: number | undefined;
 		answerCreates(PE, (count) => {
 			if (count !== 1) return;
 			sentAtStop = recorded.length;
 			run.stop();
 		});
-
 		const run = startRun({
 			node: 'photoEnhancer',
-			parameters: { ...enhance(), ...ONE_ITEM_A_BATCH },
+			parameters: { ...parameters, ...ONE_ITEM_A_BATCH },
 			items: [{ json: {} }, { json: {} }, { json: {} }],
 			onError: 'continueRegularOutput',
 		});
-		const { result, atStop } = await runUntilEnd(run, () => sentAtStop);
+		return await runUntilEnd(run, () => sentAtStop);
+	}
+
+	test('the batches n8n starts after Stop send nothing: no create, no status check', async () => {
+		const { result, atStop } = await stopAtFirstCreate(enhance());
 
 		// The first create was on its way when Stop was pressed; nothing followed it.
 		expect(atStop).toBe(1);
@@ -176,23 +178,9 @@ describe("Stop between n8n's batches", () => {
 	});
 
 	test('a Credit Limit of one task: the count is not started again after Stop, and no second create goes out', async () => {
-		let sentAtStop: number | undefined;
-		answerCreates(PE, (count) => {
-			if (count !== 1) return;
-			sentAtStop = recorded.length;
-			run.stop();
-		});
-
-		const run = startRun({
-			node: 'photoEnhancer',
-			parameters: {
-				...enhance({ waitForCompletion: false, options: { creditLimit: 10 } }),
-				...ONE_ITEM_A_BATCH,
-			},
-			items: [{ json: {} }, { json: {} }, { json: {} }],
-			onError: 'continueRegularOutput',
-		});
-		const { result, atStop } = await runUntilEnd(run, () => sentAtStop);
+		const { result, atStop } = await stopAtFirstCreate(
+			enhance({ waitForCompletion: false, options: { creditLimit: 10 } }),
+		);
 
 		expect(atStop).toBe(1);
 		expect(creates()).toHaveLength(1);

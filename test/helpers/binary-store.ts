@@ -57,6 +57,14 @@ export interface BinaryStore {
 	close(): void;
 }
 
+/** Filesystem binary data for the whole test file that calls it: set up before its tests, closed after. */
+export function filesForThisFile(): BinaryStore {
+	const files = filesystemBinaryData();
+	beforeAll(async () => await files.init());
+	afterAll(() => files.close());
+	return files;
+}
+
 /**
  * Sets filesystem mode at once (call it at the top of a test file, before anything asks n8n-core
  * for its binary data service), in a directory of its own.

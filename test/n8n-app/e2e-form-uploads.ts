@@ -21,6 +21,7 @@ import {
 	report,
 	runLaterChecks,
 	taskLines,
+	tasksSince,
 } from './e2e-shared.ts';
 import {
 	binarySize,
@@ -190,8 +191,7 @@ export async function checkFormUpload(
 		['image/png', photo.length],
 	);
 
-	ctx.stats = service.stats() as unknown as Context['stats'];
-	const newTasks = service.stats().tasks.slice(tasksBefore);
+	const newTasks = tasksSince(ctx, service, tasksBefore);
 	const item = nodeItems(group, run, example.node, 1)[0];
 	equal(
 		group,

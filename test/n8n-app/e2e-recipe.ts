@@ -14,7 +14,15 @@
  */
 import type { RunningService } from '../../service/server.ts';
 import type { RestSession } from './n8n-process.ts';
-import { type Context, check, equal, report, runLaterChecks, taskLines } from './e2e-shared.ts';
+import {
+	type Context,
+	check,
+	equal,
+	report,
+	runLaterChecks,
+	taskLines,
+	tasksSince,
+} from './e2e-shared.ts';
 import { checkTaskItem, nodeItems } from './e2e-items.ts';
 import { RECIPE_S3_NODE_WORKFLOW, SOURCES } from './e2e-examples.ts';
 import {
@@ -179,8 +187,7 @@ async function checkRecipe(
 		key,
 	);
 	const objectUrl = `${bucket.endpoint}/${bucket.bucket}/${key}`;
-	ctx.stats = service.stats() as unknown as Context['stats'];
-	const newTasks = service.stats().tasks.slice(tasksBefore);
+	const newTasks = tasksSince(ctx, service, tasksBefore);
 	const item = nodeItems(group, run, STEPS.node, 1)[0];
 	equal(
 		group,

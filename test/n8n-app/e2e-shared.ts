@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { RunningService } from '../../service/server.ts';
 import { type CommandResult, type N8nProcess, startN8nProcess } from './n8n-process.ts';
 import { n8nCli, n8nOnFreePorts } from './n8n-setup.ts';
 import { localCredential, n8nVersion, PACKAGE, Report, runFolders } from './report.ts';
@@ -65,6 +66,12 @@ export interface Context {
 }
 
 /** A sample image of the service, as the workflows reference it once imported. */
+/** The tasks the service created after the first `before`, with the context's stats brought up to date. */
+export function tasksSince(ctx: Context, service: RunningService, before: number) {
+	ctx.stats = service.stats() as unknown as Context['stats'];
+	return service.stats().tasks.slice(before);
+}
+
 export function sample(ctx: Context, name: string): string {
 	return `${ctx.base}/samples/${name}`;
 }

@@ -67,6 +67,5 @@ export const custom: Resource = {
 	tool: {
 		does: 'Calls an Ideal House AI API this node does not list, by its path name, with a JSON body.',
 		inputs: "apiName (the API's name in its path), extraBody (the request body as JSON)",
-		more: 'Its price is not known to the node, so creditsCharged comes back null.',
 	},
 };

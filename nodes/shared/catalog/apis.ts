@@ -1,22 +1,14 @@
-/**
- * The Ideal House APIs the package knows, one row each: the name in its paths, its price rule,
- * what its results are, and where its option lists come from. Prices and names follow the API
- * specification (Photo Enhancer, Object Remover) and Ideal House's public API pages (the rest).
- * A row is all the item's path needs of an API; its fields live in the node's description files.
- */
+// The Ideal House APIs the package knows, one row each: paths, price, results, option lists.
+// Prices and names follow the API specification and Ideal House's public API pages.
 
 /** What an API's price depends on. */
 export type PriceRule =
 	| { flat: number }
-	/**
-	 * By the `modelType` sent; `defaultModelType` is what the service uses when none is sent, where
-	 * its page says (where it does not, the node always sends one).
-	 */
+	/** By `modelType`; `defaultModelType` is the service's own when none is sent, where its page says. */
 	| { byModelType: Readonly<Record<string, number>>; defaultModelType?: string }
 	/** Not published (an API called through `custom`). */
 	| { unknown: true };
 
-/** An image's width and height in pixels. */
 export interface ImageSize {
 	width: number;
 	height: number;
@@ -28,7 +20,6 @@ export type ResultFiles = 'image' | 'model3d' | 'any';
 export interface IdealHouseApi {
 	/** The name in the API's paths: `/api/v1/<name>/generate` and `/api/v1/<name>/result`. */
 	name: string;
-	/** Its name as users read it in messages. */
 	label: string;
 	price: PriceRule;
 	results: ResultFiles;
@@ -36,10 +27,7 @@ export interface IdealHouseApi {
 	styleKey?: string;
 	/** What to check when one of its tasks ends Failed; a general text where not given. */
 	failureAdvice?: string;
-	/**
-	 * The smallest input image it takes, where its spec gives one: a photo file under it is refused
-	 * before upload. None where the spec says nothing.
-	 */
+	/** The smallest input image its spec gives: a smaller photo file is refused before upload. */
 	minImageSize?: ImageSize;
 }
 
@@ -111,7 +99,7 @@ export const APIS = {
 		{ styleKey: 'ai_plan_visualizer' },
 	),
 	floorPlan: api('floorPlan', 'Floor Plan', { byModelType: { Base: 10, Pro: 20 } }),
-	// Prices of the 2026-06-12 page (the 2026-03-06 page asked 20 and 40).
+	// Prices of Ideal House's 2026-06-12 page.
 	housePlan: api('housePlan', 'House Plan', { byModelType: { Base: 10, Pro: 20 } }),
 	ai3d: api('ai3d', 'AI 3D', { flat: 20 }, { results: 'model3d', failureAdvice: AI3D_ADVICE }),
 	ai3dRendering: api('ai3dRendering', 'AI 3D Rendering', {

@@ -2,17 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { IdealHouseApi } from './apis';
 
-/**
- * What a task costs the account, from its API's price rule and its model type. The service
- * deducts it when the task is created and gives it back when the task ends Failed; reading a task
- * is free. `null`: the price is not known.
- *
- * Two readings of the model type, because they know different things:
- * - a create's body: a model type left out was left out on purpose, so the service's documented
- *   default applies;
- * - a task's stored input: the service does not always repeat the model type there, so one left
- *   out says nothing, and the price is not known.
- */
+// What a task costs: deducted at create, given back when it ends Failed; `null`: not known. A
+// create's body that leaves out the model type means the documented default; a stored task's
+// input may just not repeat it, so its price is not known.
 
 /** The price of a tier, looked up as the table's own entry: "constructor" is no tier. */
 function tierPrice(prices: Readonly<Record<string, number>>, modelType: unknown): number | null {
@@ -49,7 +41,6 @@ export function creditsCharged(status: string, credits: number | null): number |
 	return status === 'Failed' ? 0 : credits;
 }
 
-/** How a failed task's message accounts for its credits. */
 export function refundNote(credits: number | null): string {
 	if (credits === null) return 'its credits, if any, were refunded automatically';
 	return `its ${credits} credit${credits === 1 ? ' was' : 's were'} refunded automatically`;

@@ -2,10 +2,7 @@ import type { ICredentialDataDecryptedObject, IExecuteSingleFunctions } from 'n8
 
 import { secretsOfItem } from '../core/redact';
 
-/**
- * What every request of the package shares: the credential, its base URL and its key, where a
- * photo comes from, the task statuses.
- */
+// What every request shares: the credential, its base URL and key, the image source, the statuses.
 export const CREDENTIAL_NAME = 'idealHouseApi';
 
 /** The credential's key, to clear from everything the service or the network says. */
@@ -26,20 +23,14 @@ export async function secretsOf(ctx: IExecuteSingleFunctions): Promise<string[]>
 	return [...key, ...secretsOfItem(ctx)];
 }
 
-/**
- * Image Source's values, which saved workflows hold: the photo is at a URL the service fetches, or
- * a file on the item that the service gets n8n's own link to.
- */
+/** Image Source's values, which saved workflows hold: a URL, or a file n8n links the service to. */
 export const IMAGE_SOURCE = { url: 'url', binary: 'binary' } as const;
 
 /** The public service: the credential's default base URL. */
 export const PUBLIC_BASE_URL = 'https://api.ideal.house';
 
-/**
- * The credential's base URL without surrounding spaces (a pasted address often has some) or
- * trailing slashes, so that paths join with one. Written twice: as an n8n expression for routed
- * requests, and as code for the node's own.
- */
+// The credential's base URL without spaces around it (pasted ones often have some) or trailing
+// slashes. Twice: an n8n expression for routed requests, and code for the node's own.
 export const BASE_URL_EXPRESSION =
 	'={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}';
 

@@ -15,10 +15,7 @@ export function toTaskId(value: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * The Task ID field, checked before the request: an unsigned 64-bit decimal. A number beyond
- * 2^53 has already lost digits on its way here, so it is refused rather than rounded.
- */
+/** The Task ID field: an unsigned 64-bit decimal. A number beyond 2^53 has lost digits: refused. */
 export function parseTaskIdField(ctx: IExecuteSingleFunctions, value: unknown): string {
 	if (typeof value === 'number') {
 		if (Number.isSafeInteger(value) && value >= 0) return String(value);
@@ -79,10 +76,7 @@ function listedUrl(entry: unknown): unknown {
 	return fields.url ?? fields.resultUrl ?? fields.fileUrl;
 }
 
-/**
- * Every result file a finished task lists: `resultUrl`, then `resultList`, each once. The list
- * may hold URLs or objects with a `url` (`resultUrl`, `fileUrl`), or be a single URL.
- */
+/** A finished task's result files: `resultUrl`, then each of `resultList`, once each. */
 export function resultUrls(task: Task): string[] {
 	const output = task.output;
 	if (!output) return [];
@@ -113,10 +107,7 @@ function unexpected(
 	);
 }
 
-/**
- * A status that is not in the spec, answered `limits.unknownStatusGrace` times in a row: the wait
- * gives the task up to the user, with its id.
- */
+/** An unlisted status `unknownStatusGrace` times in a row: the wait hands the task to the user. */
 export function unknownStatusError(ctx: IExecuteSingleFunctions, task: Task): IdealHouseApiError {
 	return new IdealHouseApiError(
 		ctx.getNode(),
@@ -136,11 +127,8 @@ function quoted(data: unknown, secrets: readonly string[]): string {
 	return redact(text, secrets, 200);
 }
 
-/**
- * The id a create call answered with. Code 0 means the service took the request, so without a
- * usable id the task may exist and be paid for: the error says so, quotes what the service sent
- * (so that Get Result can still find the task), and the item is never sent again.
- */
+// Code 0 took the request: without a usable id the task may exist and be paid for, so the error
+// quotes what came (for Get Result to find it), and the item is never sent again.
 export function taskIdFromCreate(
 	ctx: IExecuteSingleFunctions,
 	data: unknown,
@@ -166,11 +154,8 @@ export function taskIdFromCreate(
 	);
 }
 
-/**
- * The task in a status answer, for the task that was asked about. Code 0 with no task in it, or
- * with another task, is a passing fault: the same question again may get the right answer, and
- * a task that is not the one asked about is never taken for it.
- */
+// Code 0 without the asked task, or with another, is a passing fault: asking again may get the
+// right answer, and another task is never taken for the one asked about.
 export function taskFromResult(
 	ctx: IExecuteSingleFunctions,
 	data: unknown,

@@ -1,12 +1,6 @@
-/**
- * Which hosts a result download may reach. A result URL comes from the service's answer: a
- * hostile or compromised service must not be able to make n8n fetch its own network (cloud
- * metadata, admin pages, databases) and hand the answer back as a file.
- *
- * Only the address as written is judged (node code cannot resolve names): literal loopback,
- * private, link-local, unique-local and reserved addresses, `localhost`, and names that only a
- * local resolver knows (no dot, `.local`, `.internal`, `.localhost`, `.home.arpa`).
- */
+// Which hosts a result download may reach: a hostile service must not make n8n fetch from its own
+// network (cloud metadata, admin pages, databases) and hand the answer back as a file. Only the
+// address as written is judged: node code cannot resolve names.
 
 function ipv4Parts(host: string): number[] | undefined {
 	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
@@ -86,12 +80,7 @@ export function isLocalHost(hostname: string): boolean {
 	);
 }
 
-/**
- * Whether a hostname names this machine itself: `localhost`, 127.0.0.0/8 or ::1. The one rule for
- * plain http (the credential's key) and for the account budget's origin. A
- * name under `.localhost` is not one of them: the resolver decides where it goes, and a key sent
- * in clear text must not depend on that.
- */
+/** This machine: `localhost`, 127/8, ::1; not `*.localhost`, which a resolver may send anywhere. */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = bareHost(hostname);
 	if (host === 'localhost') return true;

@@ -7,11 +7,7 @@ export const SCAN_TEXT_ERROR = 9010;
 export const PROHIBITED_CONTENT = 9038;
 export const NOT_ENOUGH_CREDITS = 9051;
 
-/**
- * What each documented error code means for the user (in lower case, to follow a colon), what to
- * do about it, and whether running the node again is then the remedy ('later': after a while).
- * An action never says "run again" itself: only the item's end may, once no task of it can exist.
- */
+/** A code's meaning (lower case, after a colon) and action; only the item's end says "run again". */
 export interface CodeInfo {
 	name: string;
 	meaning: string;

@@ -5,15 +5,9 @@ import type { Outcome } from './outcome';
 import { PerExecution } from './per-execution';
 import { executionLimits } from './limits';
 
-/**
- * One stop signal per execution. n8n 2.x hands declarative nodes no cancel signal
- * (`getExecutionCancelSignal()` is undefined for them), but it runs the execution-finish handlers
- * at once when a user presses Stop. A handler added after that moment never runs, so the signal
- * is set up when the node's run starts (the routing hook's first call, before any request), not
- * when a wait first needs it. The finish fires it, and it stays fired for every later call of the
- * execution (`PerExecution` remembers the end); an entry forgotten as idle (a day without a
- * request, far beyond any wait's polls) does not fire.
- */
+// One stop signal per execution. n8n 2.x gives declarative nodes no cancel signal but runs finish
+// handlers at once on Stop, and one added later never runs: so the signal is set up when the
+// node's run starts, before any request. Why: docs/design/execution-state.md
 const stops = new PerExecution<AbortController>(
 	executionLimits.stateIdleMs,
 	'keep',
@@ -43,10 +37,7 @@ export function executionStopSignal(ctx: IExecuteSingleFunctions): AbortSignal {
 	return stops.get(ctx, '', () => linkedController(ctx)).signal;
 }
 
-/**
- * Before a step that would make or send anything (a link, a copy, a request): an item of a stopped
- * execution goes no further, and says that nothing was sent for it.
- */
+/** Before a step that would make or send anything: a stopped execution's item goes no further. */
 export function refuseWhenStopped(ctx: IExecuteSingleFunctions): void {
 	if (!executionStopSignal(ctx).aborted) return;
 	throw stoppedError(
@@ -57,10 +48,7 @@ export function refuseWhenStopped(ctx: IExecuteSingleFunctions): void {
 	);
 }
 
-/**
- * The error of an item ended by Stop; `message` says what was going on, `cameTo` what its request
- * had come to by then. Never retried.
- */
+/** The error of an item ended by Stop, with what its request had `cameTo`; never retried. */
 export function stoppedError(
 	ctx: IExecuteSingleFunctions,
 	message: string,

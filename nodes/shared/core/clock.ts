@@ -1,10 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-/**
- * Time and chance as the poller and the rate limit see them. One object so that tests can run
- * minutes of polling in milliseconds and make jitter predictable. A wait ends when its signal
- * fires, also on n8n versions whose `sleep` ignores the signal.
- */
+/** Time and chance, replaceable by tests. A wait ends when its signal fires, whatever `sleep` does. */
 export const clock = {
 	now: (): number => Date.now(),
 	sleep: async (ms: number, signal?: AbortSignal): Promise<void> =>

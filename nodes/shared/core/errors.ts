@@ -4,21 +4,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { RunAgain } from './api-codes';
 import { certainlyNotActedOn, taskOf, type Outcome } from './outcome';
 
-/**
- * The package's errors. Each one carries what its request came to (`Outcome`), set where it is
- * thrown: the request cycle decides from it alone whether repeating the request may help, whether
- * credits come back, and which task the item is about.
- *
- * A family of two, as in n8n: `IdealHouseApiError` when the service or the network failed,
- * `IdealHouseItemError` when this node refused or ended the item (bad input, Stop, a wait that ran
- * out). Both keep their n8n class name: n8n's engine rethrows only errors named `NodeApiError` or
- * `NodeOperationError` as they are, and turns any other into a plain Error without description.
- *
- * An error of a request says what happened in its message and what that means in its
- * description; `fix` is what to do about it, and `runAgain` whether running the node again then
- * helps. Only the item's end (`finalAdvice`) adds them, once it knows whether a task of the item
- * may exist: running a create again would then pay twice.
- */
+// The package's two errors, each carrying its request's Outcome. They keep n8n's class names:
+// n8n passes on only errors so named, with their description. Why: docs/design/outcome.md
 
 type ApiErrorOptions = NonNullable<ConstructorParameters<typeof NodeApiError>[2]>;
 type ItemErrorOptions = NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>;
@@ -60,12 +47,8 @@ export function withItem(message: string, itemIndex: number | undefined): string
 
 export type IdealHouseError = IdealHouseApiError | IdealHouseItemError;
 
-/**
- * The system codes whose name in a message makes n8n replace the message with its own text (its
- * `COMMON_ERRORS`, matched in any case), which may tell the user to retry a create that may
- * already have been charged ("retry the request immediately", "Retry on Fail"). Such words go in
- * the description, which n8n leaves as it is.
- */
+// Codes whose name makes n8n replace a message with its own words, which may advise retrying a
+// create already charged: such words go in the description, which n8n leaves alone.
 const REWRITTEN_BY_N8N =
 	/ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|ERRADDRINUSE|EADDRNOTAVAIL|ECONNABORTED|EHOSTUNREACH|EAI_AGAIN|ENOENT|EISDIR|ENOTDIR|EACCES|EEXIST|EPERM|GETADDRINFO/i;
 
@@ -73,11 +56,7 @@ export function rewrittenByN8n(text: string): boolean {
 	return REWRITTEN_BY_N8N.test(text);
 }
 
-/**
- * Any failure as one of the package's errors. One from elsewhere means no more than its message:
- * nothing is known of its request, so the service may have acted on it. A message that names a
- * system code goes to the description, where n8n leaves it as it is.
- */
+/** Any failure as one of the package's errors; one from elsewhere may have been acted on. */
 export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown): IdealHouseError {
 	if (error instanceof IdealHouseApiError || error instanceof IdealHouseItemError) return error;
 	const cause = error instanceof Error ? error : new Error(String(error));
@@ -94,23 +73,14 @@ export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown):
 	);
 }
 
-/**
- * What to do when a create may have reached the service: look for the task, never simply send it
- * again (that would create and charge a second one).
- */
+/** A create that may have reached the service: look for its task, never send it again. */
 export function mayExistAdvice(taskId?: string): string {
 	return taskId
 		? `Task ${taskId} may have been created and charged: fetch it with the Get Result operation and this ID. Running this item again would create and charge another task.`
 		: 'The task may have been created and charged: look for it in your Ideal House account first. Running this item again would create and charge another task.';
 }
 
-/**
- * The words an item ends with, read from what its request came to, after its cause: what to do
- * (`fix`), then whether to run the node again. A read changes nothing, so it may always be run
- * again. A create may be run again only when no task of it can exist (never sent, refused, or
- * ended Failed and refunded); one that may have reached the service says so and how to look for
- * its task; one whose task is known already names it (`failureNamingCreatedTask`).
- */
+/** The item's last words from its outcome: `fix`, then run again (a create only if no task exists). */
 export function finalAdvice(error: IdealHouseError, operation: 'create' | 'read'): IdealHouseError {
 	const { outcome } = error;
 	const refunded = outcome.kind === 'finished' && outcome.refunded;

@@ -3,14 +3,8 @@ import { randomBytes } from 'crypto';
 import { parseJsonKeepingLongs } from './long-ids';
 import { fileLimits } from './limits';
 
-/**
- * JSON that a user writes for a request body (a JSON field, Extra Body Fields), read and written
- * so that what the service receives is what the user wrote:
- * - an integer beyond 2^53 (a seed, an id) stays a JSON number with every digit: JavaScript's
- *   numbers would round it, and a string would change its type;
- * - a number JSON cannot carry (1e400, which becomes Infinity and then null) is refused;
- * - nesting deeper than any body needs is refused before it can exhaust the stack.
- */
+// A user's JSON body, sent as written: long integers exact, overflow and deep nesting refused.
+// Why: docs/design/long-ids.md
 
 /** An integer too long for a JavaScript number, kept as its digits. */
 export class LongInteger {
@@ -22,7 +16,6 @@ export class LongInteger {
 	}
 }
 
-/** Why a JSON value cannot be sent as it is. */
 export class JsonBodyError extends Error {}
 
 /** How deep the text's containers nest, strings skipped: checked before anything recurses. */
@@ -66,10 +59,7 @@ export function readJsonBody(text: string): unknown {
 	return value;
 }
 
-/**
- * Checks a parsed value (or one an expression gave): finite numbers, bounded nesting. `text`, the
- * JSON it was read from, names the number that overflowed.
- */
+/** Checks a parsed value: finite numbers, bounded nesting. `text` names a number that overflowed. */
 export function checkJsonValue(value: unknown, text = ''): void {
 	const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
 	while (pending.length > 0) {

@@ -1,9 +1,5 @@
-/**
- * Every tunable of the package, one line each on what it bounds: requests, waiting, the request
- * rate, what lives per execution, files. Plain objects, so that tests and the bench can try
- * others; users meet the values the README documents. Why the waiting and rate values are what
- * they are: docs/design/waiting.md and docs/design/request-rate.md.
- */
+// Every tunable of the package, one line each; plain objects, so tests and the bench can try others.
+// Why the waiting and rate values: docs/design/waiting.md, docs/design/request-rate.md.
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -94,10 +90,7 @@ export const fileLimits = {
 	jsonMaxDepth: 64, // nesting of a JSON body field
 };
 
-/**
- * How long n8n's signed link to a photo file lasts: the service may fetch it whenever the task
- * starts, so it outlives every wait of the node, and a task left running gets the hold after it.
- */
+/** n8n's signed photo link outlives every wait: the service may fetch it whenever the task starts. */
 export const photoLinkLimits = {
 	marginSeconds: 300, // for the create, its retries and the service's download, on top of the Timeout
 	holdSeconds: 24 * 60 * 60, // after the node stops waiting (at once with Wait for Completion off)

@@ -1,14 +1,6 @@
 import { randomBytes } from 'crypto';
 
-/**
- * JSON.parse that keeps integers beyond 2^53 as their exact decimal text. Task ids are Java longs:
- * a rounded id would ask for a task that does not exist, and the paid task would be lost.
- *
- * Node 21 and later hand the reviver each number's source text, and that is used where it exists.
- * Node 20 (where older n8n 1.x releases run) does not: there, the long integers are first written
- * as strings in the text itself, and the platform's parser does the rest. Either way the result is
- * the same, and text that is not JSON is refused exactly as JSON.parse refuses it.
- */
+// JSON.parse keeping integers beyond 2^53 exact: task ids are 64-bit. Why: docs/design/long-ids.md
 
 export type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
 
@@ -34,12 +26,7 @@ export const REVIVER_HAS_SOURCE = reviverHasSource();
 /** A JSON number as the grammar writes it (no leading zeros, no bare sign). */
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/**
- * The same JSON text with every integer beyond 2^53 that stands as a value written as a string,
- * after `prefix`. Strings are skipped whole (escapes included), so digits inside them are never
- * touched, and a number in a place where JSON allows no value (an object key, after another
- * number) is left as it is, for JSON.parse to refuse.
- */
+/** The JSON text with each long integer in a value's place written as a string, after `prefix`. */
 export function quoteLongIntegers(text: string, prefix = ''): string {
 	const containers: string[] = [];
 	/** Whether the next token may be a value: at the start, after `[`, `:`, or `,` in a list. */
@@ -77,10 +64,7 @@ export function quoteLongIntegers(text: string, prefix = ''): string {
 	return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
 }
 
-/**
- * Parses JSON text, each integer beyond 2^53 kept as its digits, or as what `keep` makes of them
- * (a request body keeps them as numbers to write back: see `json-body.ts`).
- */
+/** Parses JSON keeping each long integer as its digits, or as what `keep` makes of them. */
 export function parseJsonKeepingLongs(text: string, keep?: (digits: string) => unknown): unknown {
 	if (REVIVER_HAS_SOURCE) {
 		const reviver: Reviver = (key, value, context) => {

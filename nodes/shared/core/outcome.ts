@@ -1,37 +1,24 @@
-/**
- * What a request came to, as one value set where its answer (or its failure) is read. The
- * package's costly answers read it and nothing else: whether a create may be sent again, whether
- * its credits come back to the Credit Limit, whether the item's error keeps a task id, whether it
- * says "refunded".
- */
+// What a request came to, set where its answer or failure is read. Why: docs/design/outcome.md
 export type Outcome = Ending &
 	(
-		| /** Nothing left n8n: the node refused the item, or Stop came first. */
-		{
-				kind: 'neverSent';
-		  } /** The request gave its place up while it waited for a request slot: nothing was sent. */
-		| {
-				kind: 'withdrawn';
-		  } /** The service answered and acted on nothing (an error code of its own, HTTP 429, code 1003). */
-		| { kind: 'refused'; apiCode?: number } /**
-		 * Sent, and no usable answer: the service may have acted on it. After a create, a task
-		 * may exist and be paid for.
-		 */
+		| { kind: 'neverSent' }
+		| { kind: 'withdrawn' }
+		| { kind: 'refused'; apiCode?: number }
 		| {
 				kind: 'maybeActed';
 				apiCode?: number;
 				/** A task the answer named: it may exist. */
 				taskId?: string;
-		  } /** The task exists: its id, and what it cost once known (`null`: its price is not published). */
+		  }
 		| {
 				kind: 'created';
 				taskId: string;
+				/** `null`: its price is not published. */
 				creditsCharged?: number | null;
-		  } /** The task ended: what it cost, and whether the service gave its credits back (Failed). */
+		  }
 		| { kind: 'finished'; taskId: string; creditsCharged: number | null; refunded: boolean }
 	);
 
-/** How the request ended besides what it came to. */
 interface Ending {
 	/** A passing fault: the same request again may well succeed, not before `afterMs`. */
 	retry?: Retry;
@@ -61,10 +48,7 @@ export function mayRepeatRead(outcome: Outcome): boolean {
 	return !outcome.stopped && outcome.retry !== undefined;
 }
 
-/**
- * Whether a failed create's credits come back to the Credit Limit: its task ended Failed (the
- * service refunds it), or no task can exist (the create never left, or the service refused it).
- */
+/** A failed create's credits come back: its task ended Failed (refunded), or none can exist. */
 export function givesCreditsBack(outcome: Outcome): boolean {
 	if (outcome.kind === 'finished') return outcome.refunded;
 	return certainlyNotActedOn(outcome);
@@ -92,10 +76,7 @@ export function taskOf(outcome: Outcome): NamedTask | undefined {
 	return { taskId: outcome.taskId, creditsCharged: outcome.creditsCharged };
 }
 
-/**
- * The outcome once the item's task is known: an outcome that names a task keeps it (and learns
- * its price when it had none); any other now names this one.
- */
+/** The outcome naming the item's task: one it already names is kept (and learns its price). */
 export function aboutTask(outcome: Outcome, task: NamedTask): Outcome {
 	if (outcome.kind === 'finished') return outcome;
 	if (outcome.kind === 'created') {

@@ -3,28 +3,15 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { clock } from './clock';
 import { executionLimits } from './limits';
 
-/**
- * State that lives as long as one execution, in this process: the Stop signal, the Credit Limit's
- * count, the account that ran out of credits, the queue a node's tasks wait in, a node run's
- * request rate. Kept by execution id and a key of the caller's.
- *
- * When n8n says an execution finished (it does so the moment Stop is pressed, while the node may
- * still be running its items), the execution is remembered as ended: every later call for it finds
- * it ended, never a fresh start (a fresh Stop signal that never fires, a Credit Limit at zero).
- * n8n versions without that notice never say so: an idle sweep drops what nobody has used for
- * `idleMs`, so the process does not keep every execution it ever ran.
- */
+// State that lives as long as one execution in this process, by execution id and a key.
+// Why: docs/design/execution-state.md
 export type ExecutionOf = Pick<IExecuteSingleFunctions, 'getExecutionId' | 'onExecutionFinish'>;
 
 /** Why an entry's life ends: its execution finished, or nobody used it for the idle time. */
 export type DropReason = 'finished' | 'idle';
 
-/**
- * The executions n8n said have ended, by id, with the time a call of theirs was last seen. An ended
- * execution's items may still call in (n8n's Batching starts them after Stop, an item may be in a
- * long step), so the mark lasts while they do and a day after the last: far beyond any batching
- * interval. At most `executionLimits.maxEnded` marks are kept; the one unused longest goes first.
- */
+// Executions n8n said ended, with the time of their last call. Their items may still call in
+// (Batching goes on after Stop), so the mark lasts a day past the last call.
 const ended = new Map<string, number>();
 
 function markEnded(executionId: string): void {
@@ -47,12 +34,8 @@ function hasEnded(executionId: string): boolean {
 	return true;
 }
 
-/** What a store does with its entries once their execution has ended. */
-export type AfterEnd =
-	/** Keeps them (a guard's count must never start again from zero), as long as the mark lasts. */
-	| 'keep'
-	/** Drops them (nothing depends on them once nothing more is sent). */
-	| 'drop';
+/** After the end: `keep` (a count must never restart from zero) or `drop` (nothing needs them). */
+export type AfterEnd = 'keep' | 'drop';
 
 interface Entry<T> {
 	value: T;
@@ -65,13 +48,7 @@ export class PerExecution<T> {
 	private readonly entries = new Map<string, Entry<T>>();
 	private lastSweep = -Infinity;
 
-	/**
-	 * @param idleMs after this long unused, an entry goes at the next sweep; never shorter than
-	 *   the longest wait that still uses it
-	 * @param afterEnd whether an ended execution's entries stay (see `AfterEnd`)
-	 * @param onDrop what an entry's end means (a Stop signal fires when its execution finishes);
-	 *   called once per entry, also for one made after its execution ended
-	 */
+	/** `idleMs`: never shorter than the longest wait using an entry. `onDrop`: once per entry. */
 	constructor(
 		private readonly idleMs: number,
 		private readonly afterEnd: AfterEnd,
@@ -103,7 +80,6 @@ export class PerExecution<T> {
 		return value;
 	}
 
-	/** The execution's entry under `key`, if one was made. */
 	peek(ctx: ExecutionOf, key: string): T | undefined {
 		return this.live(`${String(ctx.getExecutionId())}|${key}`)?.value;
 	}

@@ -1,25 +1,13 @@
-/**
- * The one gate for text that comes from the server or the network on its way to a message, a
- * description, an item or a log line: some gateways echo request headers, and the API key must
- * not come back through them; a service that quotes the link to a photo must not hand back the
- * link's token.
- */
+// The one gate for server or network text on its way to a message, an item or a log line:
+// no API key, no signed link's token comes back through it. Why: docs/design/redaction.md
 
 const REDACTED = '[redacted]';
 
-/**
- * `APIKEY: value`, `"apikey":"value"`, `Authorization: Bearer value` and the like. A value already
- * cleared as a secret is taken whole, so that its closing bracket is not left behind.
- */
+/** `APIKEY: v`, `"apikey":"v"`, `Authorization: Bearer v`; a value already redacted goes whole. */
 const HEADER_ECHO =
 	/((?:api[-_]?key|x-api-key|authorization|proxy-authorization|cookie)["']?\s*[:=]\s*["']?(?:bearer\s+|basic\s+)?)(\[redacted\]|[^\s"',;&}\]]+)/gi;
 
-/**
- * n8n's signed link to a file carries its key in the query (`…/binary-data/signed?token=<JWT>`):
- * whoever holds it can read the photo, so a service that echoes the link gives back only its
- * address. As written, JSON-escaped once or twice (`\/`, `\\/`, `\u002F`) and URL-encoded once
- * or twice (`%2F`, `%252F`).
- */
+/** The token of n8n's signed file link, which reads the photo: as is, JSON-escaped or URL-encoded. */
 const SLASH = String.raw`(?:\/|\\\/|\\\\\/|%2F|%252F|\\u002F)`;
 const QUESTION = String.raw`(?:\?|%3F|%253F|\\u003F)`;
 const EQUALS = String.raw`(?:=|%3D|%253D|\\u003D)`;
@@ -35,16 +23,10 @@ function escapeRegExp(text: string): string {
 const hexDigit = (digit: string) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`;
 const hexPattern = (hex: string) => [...hex].map(hexDigit).join('');
 
-/**
- * The backslash that starts an escape, as is or URL-encoded once or twice. Backslashes before it
- * are taken with it, so that no cut leaves JSON with a dangling one.
- */
+/** An escape's backslash, plain or URL-encoded, with any before it: none is left dangling. */
 const ESCAPED = String.raw`(?:\\*\\|%5[cC]|%255[cC])`;
 
-/**
- * One character of a secret in every form it may be quoted in: as is, JSON-escaped, `\u00XX`
- * (once or twice escaped), or percent-encoded once or twice (either case of hex digits).
- */
+/** One character of a secret in any form a text may quote it: as is, JSON-escaped, URL-encoded. */
 function characterForms(char: string): string {
 	const forms = new Set([escapeRegExp(char)]);
 	const json = JSON.stringify(char).slice(1, -1);
@@ -78,10 +60,7 @@ function patternOf(secret: string): RegExp {
 	return pattern;
 }
 
-/**
- * Replaces every secret, and the token of every n8n signed link, in whatever form the text quotes
- * it (see `characterForms`). Safe on a whole JSON body: a secret inside a string leaves a string.
- */
+/** Replaces every secret and signed link token, in any quoted form; a JSON body stays JSON. */
 export function withoutSecrets(text: string, secrets: readonly string[]): string {
 	let out = text.replace(SIGNED_LINK_TOKEN, `$1${REDACTED}`);
 	// The longest first, so that a token goes whole rather than as its parts.
@@ -100,19 +79,13 @@ export function bounded(text: string, max = 300): string {
 		: `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
-/**
- * What a message may quote of a server's or the network's text: no secret, no value of an echoed
- * credential header, and not more than `max` characters.
- */
+/** Others' text for a message: no secret, no echoed credential header, at most `max` characters. */
 export function redact(text: string, secrets: readonly string[], max = 300): string {
 	const cleared = withoutSecrets(text, secrets).replace(HEADER_ECHO, `$1${REDACTED}`);
 	return bounded(cleared, max);
 }
 
-/**
- * Secrets an item made itself (the token of each link to its photos), kept with the item for as
- * long as it lives: every text about it is cleared of them, as of the key.
- */
+/** Secrets an item made (its photo links' tokens), kept as long as the item lives. */
 const itemSecrets = new WeakMap<object, string[]>();
 
 export function rememberSecrets(item: object, secrets: readonly string[]): void {
@@ -123,10 +96,7 @@ export function secretsOfItem(item: object): readonly string[] {
 	return itemSecrets.get(item) ?? [];
 }
 
-/**
- * A signed token and each of its parts that could stand for it: a JWT's claims and signature,
- * quoted apart, are as good as the token (its header is the same for every token).
- */
+/** A signed token and its parts: a JWT's claims or signature, quoted apart, are as good as it. */
 export function tokenAndParts(token: string): string[] {
 	const parts = token.split('.');
 	return parts.length === 3 ? [token, parts[1], parts[2]] : [token];

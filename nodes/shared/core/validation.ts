@@ -6,10 +6,7 @@ import { bounded } from './redact';
 /** What every refusal before a request can say: it cost nothing. */
 export const NOTHING_SENT = 'Nothing was sent or charged.';
 
-/**
- * Checks that run before the request that spends credits: anything rejected here
- * costs nothing. Every message names the field and the item, as users see both in n8n.
- */
+/** A refusal before any request (nothing is charged), naming the field and the item. */
 export function fieldError(
 	ctx: IExecuteSingleFunctions,
 	field: string,
@@ -28,10 +25,7 @@ export function fieldError(
 	return error;
 }
 
-/**
- * A field's label as copy names it, in single quotes; what follows the label (a file's name in
- * double quotes, an entry's number) stays outside: `'Input Binary Field' "photo"`, `'Image URLs' #2`.
- */
+/** A field's label in single quotes, anything after it outside: `'Input Binary Field' "photo"`. */
 export function quotedField(field: string): string {
 	if (field.startsWith("'")) return field;
 	const [, label, after] = /^(.+?)((?: "[^"]*"| #\d+)*)$/s.exec(field) ?? [field, field, ''];

@@ -7,11 +7,7 @@ import type { ApiOfItem } from '../item-life/path';
 import { taskResultRouting } from '../item-life/routing';
 import { REQUEST_DEFAULTS } from '../transport/send';
 
-/**
- * What every node's description shares: its one version, one input and output, the one
- * credential (the Ideal House key, which n8n's declarative engine sends every request with), the
- * request defaults.
- */
+/** What every node's description shares, the one credential and the request defaults among it. */
 export const commonDescription = {
 	group: ['transform'],
 	version: 1,
@@ -21,10 +17,7 @@ export const commonDescription = {
 	requestDefaults: REQUEST_DEFAULTS,
 } satisfies Partial<INodeTypeDescription>;
 
-/**
- * Operation: the create operation of an API (with its routing and checks, beside its fields), and
- * Get Result. On a node with several resources, one such field is shown per resource.
- */
+/** Operation: an API's create, with its routing, and Get Result; one field per resource. */
 export function operationField({
 	api,
 	create,
@@ -74,7 +67,7 @@ export function withArticle(word: string): string {
 	return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
-/** The fields every node shows the same way; `createOperation` is 'enhance', 'remove' or 'create'. */
+/** Shown the same way on every node; `createOperation` is 'enhance', 'remove' or 'create'. */
 export function waitForCompletionField(createOperation: string): INodeProperties {
 	return {
 		displayName: 'Wait for Completion',

@@ -14,14 +14,8 @@ import { photoFileRule, photoSourceFields, withPhotoSource } from './photo-field
 import type { CreateOperation, Resource } from './resource';
 import { createToolText, resultToolText, toolDescriptionField } from './tool-description';
 
-/**
- * The one way a node of this package is built: its parameters come from its resources, each an
- * API's catalog row and description file. A node of one API (the Photo Enhancer, the Object
- * Remover) has no Resource field and names its create by what it does; a node of several (Ideal
- * House AI) shows one Operation field per resource, each a "Create". Everything after the
- * resources' fields (Wait for Completion, Task ID, Options) is the same on every node, and so is
- * the item's path behind them (`item/path.ts`).
- */
+// The one way a node is built: its parameters from its resources. What follows their fields
+// (Wait for Completion, Task ID, Options) and the item's path behind it are the same on every node.
 
 export interface NodeLayout {
 	/** With several resources: the one a new node starts on. */
@@ -32,10 +26,7 @@ export interface NodeLayout {
 
 const CREATE = 'create';
 
-/**
- * A name inside a sentence, in sentence case with its acronyms kept: "AI 3D Rendering" becomes
- * "AI 3D rendering", "Custom API" becomes "custom API".
- */
+/** A name inside a sentence, acronyms kept: "AI 3D Rendering" becomes "AI 3D rendering". */
 function inSentence(name: string): string {
 	return name
 		.split(' ')
@@ -59,7 +50,7 @@ function createOperation(resource: Resource): CreateOperation {
 	);
 }
 
-/** The resource's Operation field: its create, routed to the item's path with its body check, and Get Result. */
+/** The resource's Operation field: its create, routed with its body check, and Get Result. */
 function operationFor(resource: Resource, byResource: boolean): INodeProperties {
 	const create = createOperation(resource);
 	const bodyFields = resource.fields.filter((field) => field.routing);
@@ -82,7 +73,7 @@ function operationFor(resource: Resource, byResource: boolean): INodeProperties 
 	});
 }
 
-/** The create's value, the same for every resource of a node: its common fields are shown for it. */
+/** The create's value, the same for every resource of a node: its common fields show for it. */
 function commonCreateValue(resources: Resource[]): string {
 	const values = new Set(resources.map((resource) => createOperation(resource).value));
 	if (values.size !== 1) {
@@ -126,19 +117,13 @@ function resourceField(resources: Resource[], first: string): INodeProperties {
 	};
 }
 
-/**
- * The subtitle under a node of several resources on the canvas: the operation and the resource
- * by the names the panel shows ("Create: Virtual Staging"), never their raw values.
- */
+/** The canvas subtitle of a node of several resources, by the panel's names ("Create: Staging"). */
 export function resourceSubtitle(resources: Resource[]): string {
 	const names = Object.fromEntries(resources.map(({ value, name }) => [value, name]));
 	return `={{ ($parameter["operation"] === "getResult" ? "Get Result" : "Create") + ": " + ${JSON.stringify(names)}[$parameter["resource"]] }}`;
 }
 
-/**
- * The node's parameters, from its resources. The rest of its description (name, icon, subtitle)
- * stays written out in its class, where n8n's lint and verification read it.
- */
+/** The node's parameters; the rest of its description stays in its class, for n8n's lint. */
 export function nodeProperties(resources: Resource[], layout: NodeLayout = {}): INodeProperties[] {
 	const byResource = resources.length > 1;
 	const create = commonCreateValue(resources);

@@ -4,11 +4,8 @@ import { IMAGE_SOURCE } from '../catalog/service';
 import type { PhotoFileRule } from '../item-life/settings';
 import type { Resource } from './resource';
 
-/**
- * Image Source is placed by a `hide` rule (Get Result, and on a node of several resources those
- * without a photo), so that it shows on every create whose API takes one; Input Binary Field
- * and the URL fields it switches are shown by `show` rules of their own.
- */
+// Image Source shows by a `hide` rule, on every create whose API takes a photo; Input Binary
+// Field and the URL fields it switches by `show` rules of their own.
 
 type Show = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
 type Hide = NonNullable<NonNullable<INodeProperties['displayOptions']>['hide']>;
@@ -86,10 +83,7 @@ function photoFieldNames(resource: Resource): string[] {
 	return resource.photo?.fields ?? [PHOTO_FIELD];
 }
 
-/**
- * Image Source, once for the node: on every create whose API takes a photo. On a node of several
- * resources it is hidden for the resources without one.
- */
+/** Image Source, once for the node, hidden for Get Result and the resources without a photo. */
 export function photoSourceFields(resources: Resource[], byResource: boolean): INodeProperties[] {
 	const withoutPhoto = resources.filter((resource) => !photoFileRule(resource));
 	const hide: Hide = {
@@ -99,10 +93,7 @@ export function photoSourceFields(resources: Resource[], byResource: boolean): I
 	return [imageSourceField(hide)];
 }
 
-/**
- * A resource's fields as the panel shows them: where the API takes a photo, its URL fields are
- * shown for Image Source = URL, and Input Binary Field follows the last of them for Binary File.
- */
+/** A resource's fields: its photo URL fields for URL, Input Binary Field after the last of them. */
 export function withPhotoSource(resource: Resource, show: Show): INodeProperties[] {
 	const rule = photoFileRule(resource);
 	if (!rule) return resource.fields;

@@ -4,17 +4,14 @@ import { priceText } from '../catalog/credits';
 import type { ApiOfItem } from '../item-life/path';
 
 /**
- * The description the model reads, on the tool variant only (n8n shows `@tool` fields there).
- * Declaring it here also stops n8n from adding its generic "Set Automatically" description, which
- * would tell the model no more than "Enhance a photo in Ideal House Photo Enhancer". The user can
- * still edit it in the tool's panel.
+ * The description the model reads (tool variant only). Declared so n8n adds no generic "Set
+ * Automatically" one, which would tell the model next to nothing; the user may still edit it.
  */
 export function toolDescriptionField({
 	operation,
 	text,
 	resource,
 }: {
-	/** The operation the tool runs. */
 	operation: string;
 	/** What the model is told, the field's default. */
 	text: string;
@@ -58,7 +55,7 @@ export function createToolText(api: ApiOfItem, tool: CreateTool): string {
 		tool.does,
 		`Inputs: ${tool.inputs}.`,
 		tool.more,
-		`Cost: ${tool.cost ?? (typeof api === 'function' ? 'not known to the node' : priceText(api))}, refunded if the task fails.`,
+		`Cost: ${tool.cost ?? (typeof api === 'function' ? 'not known to the node (creditsCharged is null)' : priceText(api))}, refunded if the task fails.`,
 		`Waits for the result and returns JSON {id, status, ${returns}, creditsCharged}; give the user the resultUrl exactly as returned.`,
 	]
 		.filter(Boolean)

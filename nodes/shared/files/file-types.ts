@@ -1,13 +1,8 @@
 import type { ResultFiles } from '../catalog/apis';
 import { fileLimits } from '../core/limits';
 
-/**
- * File types told apart by their first bytes rather than by a name or a Content-Type, which a
- * file host may get wrong: what an API's result must be, and what a mask may be.
- *
- * Each type needs a signature that an error page cannot meet: a binary magic number, or for the
- * text formats (glTF, OBJ, ASCII FBX) their grammar, not a word that any text may contain.
- */
+// File types told by their first bytes, not a name or Content-Type a host may get wrong, each by
+// a signature no error page can meet. Why: docs/design/file-checks.md
 export interface FileType {
 	mimeType: string;
 	extension: string;
@@ -24,10 +19,7 @@ const USDZ: FileType = { mimeType: 'model/vnd.usdz+zip', extension: 'usdz' };
 const ZIP: FileType = { mimeType: 'application/zip', extension: 'zip' };
 const UNKNOWN: FileType = { mimeType: 'application/octet-stream', extension: 'bin' };
 
-/**
- * How much of the file the bytes are. `partial`: more is on its way, so only a verdict that more
- * bytes cannot change is given. `head`: the first fileLimits.sniffBytes of a longer file. `whole`: all of it.
- */
+/** `partial`: more bytes to come (only a final verdict); `head`: the first sniffBytes; `whole`: all. */
 export type Extent = 'partial' | 'head' | 'whole';
 
 /** The image formats the service takes and gives: PNG, JPEG, WebP. */
@@ -57,8 +49,7 @@ const MODEL_ENTRY = /\.(glb|gltf|obj|mtl|fbx|usd[acz]?)$/i;
 /** The names of the ZIP entries whose local headers are whole in these bytes, in order. */
 function zipEntryNames(bytes: Buffer): string[] {
 	const names: string[] = [];
-	// Searching for each header, rather than skipping sizes, also finds the entries after one
-	// whose size comes only in a trailing data descriptor.
+	// Searched, not skipped by size: an entry may give its size only in a trailing data descriptor.
 	for (let at = 0; at >= 0; at = bytes.indexOf(ZIP_ENTRY, at + 4, 'latin1')) {
 		if (at + ZIP_HEADER_BYTES > bytes.length) break;
 		const end = at + ZIP_HEADER_BYTES + bytes.readUInt16LE(at + 26);
@@ -68,11 +59,7 @@ function zipEntryNames(bytes: Buffer): string[] {
 	return names;
 }
 
-/**
- * A USDZ package has a USD file first; a model archive has a model file among its first entries.
- * The first entry's name decides only once all of it has arrived: a header split across reads is
- * not yet a plain ZIP.
- */
+/** A USDZ has a USD file first; a model archive, a model among its first entries. */
 function zipType(bytes: Buffer): FileType | undefined {
 	const names = zipEntryNames(bytes.subarray(0, fileLimits.sniffBytes));
 	if (names.length === 0) return undefined;
@@ -142,10 +129,7 @@ function stringEnd(text: string, start: number): number {
 	return -1;
 }
 
-/**
- * The top-level members of a JSON object, read without parsing all of it: a glTF with its
- * buffers inline can be far larger than the bytes read. Undefined when the text is no object.
- */
+/** A JSON object's top-level members, without parsing it all (inline buffers may be huge). */
 function topLevelMembers(text: string): Member[] | undefined {
 	if (!text.startsWith('{')) return undefined;
 	const members: Member[] = [];
@@ -202,11 +186,7 @@ function hasGltfAsset(members: Member[]): boolean {
 	}
 }
 
-/**
- * A glTF document: an object with only glTF's own top-level members, among them an `asset` with
- * a `version`. An error envelope (`code`, `message`, `error`) has members glTF does not. A long
- * document whose `asset` comes after the bytes read needs glTF's buffer views or accessors.
- */
+/** Only glTF's top-level members (an error envelope has others), with an `asset` and its `version`. */
 function isGltf(text: string, extent: Extent): boolean {
 	const members = topLevelMembers(text);
 	if (!members || members.length === 0) return false;
@@ -255,10 +235,7 @@ const OBJ_STATEMENTS = new Map<string, RegExp>(
 	}),
 );
 
-/**
- * An OBJ model: every statement in the bytes read is OBJ's grammar, with vertices of numbers, and
- * faces (in a longer file, they may come after its vertices).
- */
+/** OBJ: every statement in OBJ's grammar, with vertices and faces (in a head, faces may come later). */
 function isObj(text: string, extent: Extent): boolean {
 	const lines = text.split(/\r?\n/);
 	// A line cut off by the end of the bytes read is not judged.
@@ -299,10 +276,7 @@ function isText(bytes: Buffer): boolean {
 	);
 }
 
-/**
- * Any result of an API the node does not list: a known image or model, or another binary file
- * (a video, say). A web page, JSON or other text is an error page, never a paid result.
- */
+/** Any binary file; text (a web page, JSON) is an error page, never a paid result. */
 function sniffAnyType(bytes: Buffer, extent: Extent): FileType | undefined {
 	const known = sniffImageType(bytes) ?? sniffModelType(bytes, extent);
 	if (known || extent === 'partial') return known;
@@ -311,10 +285,7 @@ function sniffAnyType(bytes: Buffer, extent: Extent): FileType | undefined {
 	return UNKNOWN;
 }
 
-/**
- * The file type a result of this kind has, or undefined when the bytes are not one (or, while
- * `partial`, not yet known to be one).
- */
+/** The file type a result of this kind has; undefined when not (or, while `partial`, not yet). */
 export function sniffResultType(
 	bytes: Buffer,
 	accept: ResultFiles,

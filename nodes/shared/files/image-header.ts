@@ -1,25 +1,7 @@
 import { sniffImageType, type FileType } from './file-types';
 
-/**
- * An image's type, size and wholeness, read from its bytes as they stream past: only the few
- * bytes of the structure being read are kept (a marker, a chunk header, a frame header); all else
- * is counted and passed over, so a 20 MB file costs a few dozen bytes of memory here.
- *
- * "Whole" means that the image's own structure runs to its end:
- * - JPEG: the marker segments from SOI, through the frame header (SOFn, which gives the size) and
- *   the scans, up to EOI. What follows EOI is not read: phones put the further pictures of a
- *   multi-picture file (MPF), a Motion Photo's video or a maker's trailer there, and decoders stop
- *   at EOI.
- * - PNG: the chunks from IHDR (the size) up to IEND, with image data (IDAT) before it. Bytes after
- *   IEND are ignored, as decoders ignore them.
- * - WebP: the RIFF size fits the file and its chunks fill it; the first is VP8 (lossy), VP8L
- *   (lossless) or VP8X (extended: the canvas size, and an image chunk after it, of the canvas's
- *   size unless it is an animation). Bytes after the RIFF are ignored, as the container's
- *   specification lets readers do.
- * And the size its header gives is one the file can hold: not 0, and not more pixels than its
- * bytes can code (`holds`). The compressed pixels are not decoded: damage inside a whole structure
- * is the service's to judge.
- */
+// An image's type, size and wholeness, read as its bytes stream past, a few dozen of them kept.
+// What "whole" means, and why: docs/design/file-checks.md
 
 export type ImageFormat = 'JPEG' | 'PNG' | 'WebP';
 
@@ -38,10 +20,7 @@ export type ImageVerdict =
 			format?: ImageFormat;
 			/** The file ends before its structure does: cut off, rather than malformed. */
 			cut: boolean;
-			/**
-			 * Its structure is complete, but holds no image of the size its header gives (no image
-			 * data, a size of 0, more pixels than its bytes can hold): not whole either.
-			 */
+			/** Complete, but holding no image of its header's size (no data, size 0, too few bytes). */
 			hollow?: true;
 			/** What is wrong, as the end of a sentence: "it ends before its end-of-image marker". */
 			reason: string;
@@ -102,11 +81,7 @@ function failure(format: ImageFormat, reason: string, how: Failure = 'broken'): 
 
 const px = (width: number, height: number) => `${width} × ${height} px`;
 
-/**
- * Whether `bytes` of a file can hold the pixels its header gives, at the most its coding can
- * pack into a byte (`pixelsPerByte`, see each format's): a header's size that its bytes cannot
- * hold is not the file's picture, and the service would be sent an empty or forged image.
- */
+/** Whether the bytes read can code the header's size at `pixelsPerByte`: if not, it is hollow. */
 function* holds(
 	format: ImageFormat,
 	size: { width: number; height: number },
@@ -131,13 +106,8 @@ const SOS = 0xda;
 const TEM = 0x01;
 /** Sequential frames coded with Huffman tables: baseline, extended and lossless. */
 const SEQUENTIAL_HUFFMAN = [0xc0, 0xc1, 0xc3];
-/**
- * At most 4 × 1024 px per byte, twice that allowed. A sequential scan codes each 8 × 8 block of
- * its component with at least 2 bits (a DC code, an end-of-block code), and a block covers at most
- * 32 × 32 px (a component sampled 1 in 4); a lossless scan spends 1 bit or more on each sample.
- * Progressive scans (runs of empty blocks in one code) and arithmetic coding can pack a flat
- * picture tighter than any such bound, so they are not bounded.
- */
+// At most 4 × 1024 px per byte, twice that allowed (docs/design/file-checks.md); progressive and
+// arithmetic-coded scans are not bounded.
 const JPEG_PIXELS_PER_BYTE = 2 * 4 * 32 * 32;
 
 /** The next marker between segments: 0xFF (fill bytes allowed), then its code; 'broken' if no 0xFF. */
@@ -214,10 +184,7 @@ function* jpeg(type: FileType): Parse<ImageVerdict> {
 }
 
 const PNG_MAX = 0x7fffffff;
-/**
- * At most 8 × 1032 px per byte, twice that allowed. A pixel takes at least 1 bit before
- * compression, and deflate at its best codes 258 bytes in 2 bits (1032:1), so no PNG packs more.
- */
+// At most 8 × 1032 px per byte (1 bit a pixel, deflate's best 1032:1), twice that allowed.
 const PNG_PIXELS_PER_BYTE = 2 * 8 * 1032;
 
 function* png(type: FileType): Parse<ImageVerdict> {
@@ -287,11 +254,7 @@ function webpSize(fourcc: string, bytes: Buffer): { width: number; height: numbe
 const WEBP_IMAGE_CHUNKS = ['VP8 ', 'VP8L', 'ANMF'];
 /** VP8X's flag of an animation, whose frames (ANMF) may be smaller than its canvas. */
 const ANIMATION_FLAG = 0x02;
-/**
- * libwebp refuses a canvas of 2^32 px or more. WebP is not bounded by its bytes: VP8L codes a flat
- * picture in no bits per pixel; a still image's size is bounded by its 14-bit image header, which
- * its VP8X canvas must equal.
- */
+// libwebp refuses a canvas of 2^32 px or more; WebP's bytes do not bound its size.
 const WEBP_MAX_AREA = 2 ** 32;
 
 function* webp(type: FileType, head: Buffer): Parse<ImageVerdict> {
@@ -360,10 +323,7 @@ function* webp(type: FileType, head: Buffer): Parse<ImageVerdict> {
 	return { ok: true, type, format: 'WebP', ...size };
 }
 
-/**
- * Fed a file's bytes in order (`push`, any chunk sizes), then `end`: the verdict. `verdict` is set
- * as soon as it is known, so that a caller may stop reading a file already refused.
- */
+/** Fed a file's bytes (`push`), then `end`; `verdict` is set as soon as known, to stop reading early. */
 export class ImageHeaderReader {
 	private readonly parse = readImage();
 	private want!: Want;

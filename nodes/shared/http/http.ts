@@ -2,25 +2,14 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { untilAborted } from '../core/clock';
 
-/**
- * The rules every request of the package follows, whoever it goes to: the service (with the key,
- * `transport/send.ts`) and a result link (without it). The whole answer comes back whatever its
- * status, so that the sender reads the service's or the host's own message; one time limit covers
- * the request, and Stop ends it at once.
- */
+// Rules of every request: the whole answer whatever its status, one time limit, Stop ends it.
 
-/**
- * A redirect is never followed by n8n's helper: a key or a signature would go with it. Set here
- * once, for the requests built below and for those n8n sends itself (the routed requests, the
- * credential's authenticate); a result download follows redirects itself, one checked hop at a time.
- */
+// n8n's helper never follows a redirect: a key or a signature would go with it. Also for requests
+// n8n sends itself; a result download follows redirects itself, checking each hop.
 export const NO_REDIRECTS = { disableFollowRedirect: true } as const;
 
-/**
- * The failure a credential raises instead of sending its secret (a key over plain http to another
- * machine): the request never left n8n. Marked by a property of its own, not a `code`: n8n's
- * credential test shows an error's code in place of its message.
- */
+// A credential's refusal to send its secret (a key over plain http elsewhere): nothing left n8n.
+// Marked by a property, not a `code`: n8n's credential test shows a code in place of the message.
 export function secretNotSent(message: string): Error {
 	return Object.assign(new Error(message), { secretNotSent: true });
 }
@@ -39,7 +28,6 @@ export interface GuardedRequest {
 	options: IHttpRequestOptions;
 	/** Fires on Stop or when the time limit is reached. */
 	signal: AbortSignal;
-	/** Whether it was the time limit that ended the request. */
 	timedOut(): boolean;
 }
 

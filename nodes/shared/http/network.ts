@@ -2,12 +2,8 @@ import type { Retry } from '../core/outcome';
 import { redact } from '../core/redact';
 import { isSecretNotSent } from './http';
 
-/**
- * How a request failed on the way, whoever it went to: no answer came back. The codes below decide
- * the kind; what each kind proves about a request to Ideal House is its row in `SERVICE_FAILURES`.
- */
+// How a request failed with no answer; what each kind proves: its row in `SERVICE_FAILURES`.
 export type NetworkFailure =
-	/** The credential would not send its secret there (`secretNotSent`): nothing left n8n. */
 	| 'secretNotSent'
 	/** Never connected: refused, an unknown host, no route. Nothing was sent. */
 	| 'noConnection'
@@ -38,7 +34,6 @@ const CONNECTION_CUT = new Set([
 	// axios: the answer's stream broke off (or outgrew its bounds) once it had begun.
 	'ERR_BAD_RESPONSE',
 ]);
-/** Node's certificate checks (OpenSSL's names) and TLS handshake failures. */
 const TLS_HANDSHAKE =
 	/^(?:EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|ERR_TLS_CERT_ALTNAME_INVALID$|ERR_SSL_WRONG_VERSION_NUMBER$|ERR_SSL_.*(?:HANDSHAKE|ALERT|UNSUPPORTED_PROTOCOL))/;
 /** Node's HTTP parser: the bytes that came back were not an HTTP answer. */
@@ -62,12 +57,8 @@ const PASSING: Record<NetworkFailure, boolean> = {
 	unknown: false,
 };
 
-/**
- * A failed request's kind, and the code that says so (none for `unknown`). A `code` of the error
- * or its causes decides; failing that, a code its words name ("read ECONNRESET"), which only ever
- * makes it a failure after the request may have been written: words alone never prove that
- * nothing was sent.
- */
+// A `code` on the error or its causes decides; else a code its words name, and then only as a
+// failure after writing: words alone never prove that nothing was sent.
 export function networkFailure(error: unknown): { kind: NetworkFailure; code?: string } {
 	for (const link of causeChain(error)) {
 		if (isSecretNotSent(link)) return { kind: 'secretNotSent' };
@@ -95,10 +86,7 @@ function causeChain(error: unknown): object[] {
 	return chain;
 }
 
-/**
- * Every message along the chain, innermost first: the failure's own words come before n8n's
- * rewording of them (`messages` keeps what n8n replaced).
- */
+/** Every message along the chain, innermost first: the failure's own words before n8n's rewording. */
 function wordsOf(error: unknown): string[] {
 	const words: string[] = [];
 	for (const link of causeChain(error).reverse()) {
@@ -110,16 +98,12 @@ function wordsOf(error: unknown): string[] {
 	return words;
 }
 
-/** The passing fault a failure on the way is, if the same request again may well succeed. */
 export function networkRetry(failure: { kind: NetworkFailure; code?: string }): Retry | undefined {
 	return PASSING[failure.kind] ? { reason: failure.code ?? failure.kind } : undefined;
 }
 
-/**
- * A failed request's own words, with the secrets cleared: the innermost message, not n8n's
- * rewording of it (which may advise retrying), and nothing else of the error, whose request
- * configuration holds the headers.
- */
+// A failure's own words, secrets cleared: not n8n's rewording (it may advise a retry), nor the
+// rest of the error, whose request configuration holds the headers.
 export function failureText(error: unknown, secrets: readonly string[]): string {
 	return redact(wordsOf(error)[0], secrets);
 }

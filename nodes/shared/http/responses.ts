@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** A body as text, however the helper handed it back. */
 export function bodyText(body: unknown): string {
 	if (typeof body === 'string') return body;
 	if (Buffer.isBuffer(body)) return body.toString('utf8');

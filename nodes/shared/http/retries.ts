@@ -5,25 +5,16 @@ import { clock } from '../core/clock';
 import { toIdealHouseError, type IdealHouseError } from '../core/errors';
 import { limits } from '../core/limits';
 
-/** After a failed attempt: wait this long and try again, or end with this error. */
+// The one retry loop of a single request (create, Get Result, download). Why: docs/design/retries.md
+
 export type RetryDecision = { retryInMs: number } | { giveUp: Error };
 
-/** The rule of one request's retries. */
 export interface RetryPolicy {
-	/** Decides from the error's outcome and the attempt number. */
 	next(error: IdealHouseError, attemptNumber: number): RetryDecision;
 	/** The error the item ends with when Stop comes while it waits to try again. */
 	stoppedWhileWaiting(last: IdealHouseError): Error;
 }
 
-/**
- * The one retry loop of a single request (a create, a Get Result, a result download): try, and on
- * a failure let the request's policy decide, from the error's outcome and the attempt number, to
- * give up or to wait before the next attempt. A wait ends early when the execution is stopped.
- *
- * The poller has no loop of this kind: a status check that meets a passing fault is simply the
- * next poll, planned by the same loop that plans every poll, later by the backoff below.
- */
 export async function withRetries<T>(
 	ctx: IExecuteSingleFunctions,
 	attempt: (attemptNumber: number) => Promise<T>,
@@ -41,14 +32,7 @@ export async function withRetries<T>(
 	}
 }
 
-/**
- * The wait before a request that met a passing fault goes again, after `failures` in a row: the
- * service's Retry-After when it sent one (at least a second), else `backoff`. After the first, a
- * Retry-After says when the request will be taken, and the account's request budget paces what
- * follows: a longer backoff on top would only hold a refused request back while the others go.
- * Refused again in a row, it waits the longer of the two, so that the attempts still spread over
- * the backoff's half minute.
- */
+/** The service's Retry-After (at least 1 s), else `backoff`; refused again in a row, the longer. */
 export function retryWaitMs(
 	retryAfterMs: number | undefined,
 	backoff: number,

@@ -7,24 +7,8 @@ import type { BodyCheck } from './path';
 import type { ItemParameters } from './settings';
 import { fieldError, NOTHING_SENT, requireHttpUrl } from '../core/validation';
 
-/**
- * The body check of a Create operation, read from its fields, before anything is sent or
- * charged. Routing sends every shown field, empty ones as `''`; the check keeps what the user
- * gave, in the form the API takes, and refuses what the service would refuse:
- * - an empty optional field (`''`, `[]`, null) is not sent, a missing required one is an error;
- * - a field whose name ends in `Url` must be an absolute http(s) URL;
- * - a value of a fixed list must be one of its values;
- * - ids chosen in a loaded list are joined with commas where several are allowed;
- * - a number must be whole and within its range;
- * - `extraBody` is merged in, and may not set a field the node already has, nor one spelt like
- *   it but for case, `_` or `-` (a typo would skip the field's checks or its price);
- * - a model type is sent only to an API priced by model type, so that every create's price is
- *   the one reported.
- * JSON keeps long integers exact and refuses numbers and nesting it cannot send.
- * An API with a rule of its own adds it as `own`, in its description file; an API whose inputs
- * are not of these kinds (the Photo Enhancer's URL lists and preset names, the Object Remover's
- * masks) brings a whole check of its own instead (`Resource.bodyCheck`).
- */
+// A create's body, checked from its fields before anything is sent: kept in the API's form,
+// refused where the service would refuse it. Rules: docs/design/item-life.md#body-check
 
 export type OwnCheck = (this: IExecuteSingleFunctions, body: IDataObject) => void;
 
@@ -152,7 +136,6 @@ function spelling(name: string): string {
 export interface BodyCheckRules {
 	/** The API's own rule, from its description file. */
 	own?: OwnCheck;
-	/** How the item's `extraBody` field is labelled. */
 	extraLabel?: string;
 }
 

@@ -9,24 +9,15 @@ import type { CreditCharge } from './credit-limit';
 import { noteAnswerCode, refuseWhenOutOfCredits } from './out-of-credits';
 
 /**
- * A create's turn: a slot of the account's request budget, then, in one step with nothing
- * awaited between them, the check that the account has not run out of credits in this execution
- * (9051) and the Credit Limit's count. Items waiting on the request rate are held back here, so
- * that an item refused by either sends nothing anywhere: not its photo, not its create.
+ * A create's turn: a request slot, then in one step the 9051 check and the Credit Limit's count,
+ * so an item refused by either sends nothing. Why: docs/design/item-life.md#the-items-turn
  */
 export interface Turn {
 	/** Right before the create is sent: an earlier create's 9051 may have come meanwhile. */
 	stillOpen(): void;
-	/**
-	 * The create was sent and answered (or failed on the way, `failed` saying what it came to):
-	 * the slot counts one more second. An answer that refused it (9051 above all) is taken into
-	 * account before the slot is given back, so that the next item in line already sees it.
-	 */
+	/** Sent: a refusal (9051) is noted before the slot goes back, so the next item sees it. */
 	answered(response: ServiceResponse | undefined, failed?: Outcome): void;
-	/**
-	 * The item is done with its turn. When no create went with it (the upload failed, Stop), the
-	 * slot and the credits go back.
-	 */
+	/** Done: with no create sent (the link failed, Stop), the slot and the credits go back. */
 	release(): void;
 }
 
@@ -35,7 +26,7 @@ export async function waitForCreateTurn(
 	rate: number,
 	charge: CreditCharge,
 ): Promise<Turn> {
-	// Everything before the turn sends nothing; a Stop pressed meanwhile ends the item here.
+	// Nothing was sent yet: a Stop pressed meanwhile ends the item here.
 	refuseWhenStopped(ctx);
 	// A 9051 is kept per account: what one account ran out of says nothing of another's.
 	const creditsKey = await accountOfRun(ctx);

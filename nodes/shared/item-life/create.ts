@@ -19,18 +19,11 @@ import type { CreditCharge } from './credit-limit';
 import type { Operation } from './settings';
 import { waitForCreateTurn, type Turn } from './create-turn';
 
-/**
- * The one request of an item, sent with retries around the send alone: a create (once its turn
- * has come) or a Get Result. Each attempt is one request and the reading of its answer; what
- * follows (the wait, the downloads) runs after the loop has returned, so that nothing after the
- * answer can ever send a create again.
- */
+// An item's one request, retried around the send alone: nothing after an answer resends a create.
 
 /**
- * Sends the create. The first attempt goes in the item's turn; a later one takes a turn of its
- * own, because a create the service refused gave its slot and its credits back. Sent again only
- * when its outcome says the service certainly did not act on it, and never once the answer named
- * a task. Returns the new task's id.
+ * Sends the create; a later attempt takes a turn of its own (a refused create gave its slot and
+ * credits back). Sent again only when the service certainly did not act on it. Returns the task id.
  */
 export async function sendCreate(
 	ctx: IExecuteSingleFunctions,
@@ -97,10 +90,8 @@ export async function sendRead(
 }
 
 /**
- * The `data` of a create's answer. An envelope of code 0 that names a task is a created task
- * whatever the HTTP status around it (a gateway may put a 429 or a 5xx on the service's own
- * answer), and is never sent again. An error envelope that still carries a task id may stand
- * for a task that exists: its outcome says so where it is read (`readEnvelope`).
+ * The `data` of a create's answer: code 0 naming a task is a created task, never sent again,
+ * whatever HTTP status a gateway put around it. An error envelope naming a task: `readEnvelope`.
  */
 function createdData(ctx: IExecuteSingleFunctions, response: ServiceResponse): unknown {
 	try {
@@ -117,10 +108,7 @@ function createdData(ctx: IExecuteSingleFunctions, response: ServiceResponse): u
 	}
 }
 
-/**
- * A request's retries: a read is repeated on any passing fault; a create only when its outcome
- * says the service certainly did not act on it.
- */
+/** A read is repeated on any passing fault; a create only when the service surely did not act. */
 function sendAgainPolicy(ctx: IExecuteSingleFunctions, operation: Operation): RetryPolicy {
 	return {
 		next: (error, attempt) => afterFailedAttempt(ctx, operation, error, attempt),

@@ -4,11 +4,7 @@ import type { IdealHouseApi } from '../catalog/apis';
 import { toIdealHouseError, type IdealHouseError } from '../core/errors';
 import { aboutTask, taskOf, type NamedTask } from '../core/outcome';
 
-/**
- * The task is paid for from here on. While the node waits, its id exists only in this process,
- * so it goes to n8n's log at once: if the process dies (a queue-mode worker killed mid-run), the
- * log is where the id can still be found and the task finished with Get Result.
- */
+/** Paid for from here on: the id goes to n8n's log at once, where it outlives a killed worker. */
 export function logCreated(ctx: IExecuteSingleFunctions, api: IdealHouseApi, taskId: string): void {
 	const where = {
 		executionId: ctx.getExecutionId(),
@@ -35,10 +31,8 @@ export interface CreatedTask {
 }
 
 /**
- * Whatever ends the item once its task exists (an item error, a thrown exception, Stop, the
- * timeout, a failed download) ends it with the task's id and what it was charged, and a message
- * that tells how to fetch the task rather than pay for it again. Whoever reads only the message
- * and description (the node failed, no Continue on Fail) can still find it.
+ * Whatever ends the item once its task exists names the task, its cost and how to fetch it, in
+ * the description, read even when the node fails without Continue on Fail.
  */
 export function failureNamingCreatedTask(
 	ctx: IExecuteSingleFunctions,
@@ -56,10 +50,7 @@ export function failureNamingCreatedTask(
 	return failure;
 }
 
-/**
- * A failure after the item's task is known: its outcome names the task (its own task, when it
- * already names one) and, when the item knows it, what the task cost.
- */
+/** A failure after the task is known: its outcome names the task and, when known, its cost. */
 export function failureAboutTask(
 	ctx: IExecuteSingleFunctions,
 	error: unknown,

@@ -8,14 +8,8 @@ import { PerExecution } from '../core/per-execution';
 import type { ItemSettings } from './settings';
 import { executionLimits } from '../core/limits';
 
-/**
- * Credit Limit: the most credits one node may spend in one execution. A create counts from the
- * moment before it is sent, at the price `creditsCharged` reports, and the check and the count
- * are one synchronous step: items sent together cannot slip past the limit between them. What a
- * create certainly did not cost is given back (its outcome says so: `givesCreditsBack`); a create
- * whose outcome is unknown stays counted, because its task may exist and be paid for. Without a
- * limit nothing is counted.
- */
+// Credit Limit: the most credits one node may spend in one execution.
+// Why: docs/design/item-life.md#credit-limit
 
 /** What the model is told in every create tool's description. */
 export const CREDIT_LIMIT_TOOL_NOTE =
@@ -25,11 +19,7 @@ interface Ledger {
 	spent: number;
 }
 
-/**
- * Credits counted by node and by kind (a real run, or a preview) in each execution. Dropped with
- * the execution; the idle sweep must never drop a run still waiting on its tasks: a day is far
- * beyond any wait.
- */
+/** Per execution, node and kind (run or preview); swept after a day unused, beyond any wait. */
 const ledgers = new PerExecution<Ledger>(executionLimits.stateIdleMs, 'keep');
 
 function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
@@ -38,11 +28,7 @@ function ledgerOf(ctx: IExecuteSingleFunctions, preview: boolean): Ledger {
 	}));
 }
 
-/**
- * A create's place against the limit: `reserve` counts it or refuses it, `giveBack` takes the
- * count back (the service refused the create), `failed` takes it back when the error shows the
- * create cost nothing. A refused attempt that is sent again is counted again.
- */
+/** `reserve` counts or refuses; `giveBack` and `failed` undo it when the create cost nothing. */
 export interface CreditCharge {
 	reserve(): void;
 	giveBack(): void;
@@ -56,10 +42,8 @@ const UNLIMITED: CreditCharge = {
 };
 
 /**
- * The charge of one create. The option and the price are checked at once, so an item the limit
- * can never take fails before it waits for its turn; the count itself waits for `reserve`, right
- * before the create is sent, so credits a refused create gave back are there for the items behind
- * it. A preview counts apart from real runs.
+ * One create's charge: the price is checked now, so an item the limit can never take fails before
+ * its turn; the count waits for `reserve`, so credits given back serve the items behind it.
  */
 export function creditCharge(
 	ctx: IExecuteSingleFunctions,

@@ -6,14 +6,10 @@ import { IdealHouseApiError } from '../core/errors';
 import { PerExecution } from '../core/per-execution';
 import { executionLimits } from '../core/limits';
 
-/**
- * Once the service has answered a create with 9051 (not enough credits), every other create of
- * the same execution on the same account would get the same answer: they are not sent. Kept per
- * execution and account (the account as a digest, never the key), in this process; a queue-mode
- * worker runs a whole execution, so it sees every 9051 of it.
- */
+// After a 9051, the execution's other creates on that account are not sent.
+// Why: docs/design/item-life.md#the-9051-hold
 
-/** The accounts that ran out in each execution (as digests); an hour unused is far beyond a run's creates. */
+/** The accounts (as digests, never the key) that ran out in each execution. */
 const outOfCredits = new PerExecution<{ since: number }>(executionLimits.outOfCreditsMs, 'keep');
 
 /** Called with the code of every create's answer, before its request slot is given back. */

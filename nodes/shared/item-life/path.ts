@@ -31,10 +31,7 @@ import {
 import { waitForCreateTurn } from './create-turn';
 import { waitForTask } from './wait';
 
-/**
- * The life of one item, from its settings to its output, as two straight paths: a create
- * (Enhance, Remove, Create) and Get Result. Each step is one call into the room that does it.
- */
+// An item's life, settings to output, read top to bottom. Why: docs/design/item-life.md
 
 /** What a body check knows of the item besides its routed body: its API and its own parameters. */
 export interface ItemOfCheck {
@@ -51,10 +48,7 @@ export type BodyCheck = (
 	item: ItemOfCheck,
 ) => Promise<IDataObject>;
 
-/**
- * The API an operation calls: a catalog row, or for an API named in the node's parameters
- * (`custom`), the row built from the item's parameters, checked before anything is sent.
- */
+/** A catalog row, or for Custom API the row built (and checked) from the item's parameters. */
 export type ApiOfItem =
 	| IdealHouseApi
 	| ((this: IExecuteSingleFunctions, parameters: ItemParameters) => IdealHouseApi);
@@ -70,11 +64,7 @@ function apiOf(ctx: IExecuteSingleFunctions, api: ApiOfItem, parameters: ItemPar
 	return typeof api === 'function' ? api.call(ctx, parameters) : api;
 }
 
-/**
- * A create. Everything that can refuse the item comes before anything leaves n8n; its photo's
- * link is made only once its create may go; once the service has named the task, whatever ends
- * the item keeps the task's id; and a turn no create went with is given back however it ended.
- */
+/** A create: every refusal comes before anything leaves n8n; a named task is in every failure. */
 export async function createItem(
 	ctx: IExecuteSingleFunctions,
 	route: CreateRoute,
@@ -116,8 +106,7 @@ export async function createItem(
 		if (photos) body.imageUrl = imageUrlOf(await photos.publish(ctx), several);
 		// 8. The create, its retries around the send alone.
 		const taskId = await sendCreate(ctx, request, rate, turn, charge);
-		// 9. The task: from here on, whatever ends the item names it (see the catch), with its
-		// price once known; its id goes to n8n's log at once.
+		// 9. The task: whatever ends the item names it from here on; its id goes to n8n's log.
 		task = { taskId, creditsCharged: null };
 		task.creditsCharged = price(api, body);
 		logCreated(ctx, api, taskId);
@@ -138,8 +127,7 @@ export async function createItem(
 		const failure = task
 			? failureNamingCreatedTask(ctx, error, task)
 			: toIdealHouseError(ctx, error);
-		// A refusal that names the photo says what to check of n8n's link; a task left running
-		// says until when it can still fetch the photo.
+		// A refusal of the photo says what to check; a task left running, until when it can fetch it.
 		photos?.explainRefusal(failure);
 		photos?.noteOnLeftRunning(ctx, failure);
 		// A Failed task was refunded, a refused create cost nothing: the Credit Limit gets it back.
@@ -187,7 +175,6 @@ export async function readItem(
 		// 5. The output and its downloads.
 		return await emitTask.call(ctx, api, task, settings.download, creditsCharged);
 	} catch (error) {
-		// Whatever ends the item names the task it read, and what it cost.
 		throw failureAboutTask(ctx, error, { taskId, creditsCharged });
 	}
 }

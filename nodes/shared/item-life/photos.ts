@@ -6,17 +6,9 @@ import { n8nLinks, type LinkLifetime, type PhotoLinks } from '../photo-files/n8n
 import { readPhotoFiles } from '../photo-files/item-photos';
 import type { ItemSettings } from './settings';
 
-/**
- * Photos that are files: the service takes photos by URL only, so it gets n8n's own link to each
- * file (`PhotoLinks`). Here the files are read and checked and their links planned; nothing is
- * sent.
- */
+// Photo files reach the service as n8n's links. Why: docs/design/photo-links.md
 
-/**
- * How long the service's link lasts: to the end of the node's wait (none with Wait for Completion
- * off), then the hold, in which a task left running may still fetch its photo. Within the
- * longest link the node makes: the settings refused a Timeout beyond it.
- */
+/** The node's wait (none with Wait for Completion off), then the hold for a task left running. */
 function linkLifetime(item: ItemSettings): LinkLifetime {
 	const { marginSeconds, holdSeconds, maxSeconds } = photoLinkLimits;
 	const wait = item.waitForCompletion ? Math.ceil(item.wait.timeout) : 0;
@@ -26,11 +18,7 @@ function linkLifetime(item: ItemSettings): LinkLifetime {
 	};
 }
 
-/**
- * With Image Source = Binary File: the item's files, each checked (whole, size, each property
- * once), and their links planned. Sends nothing, so that a bad field anywhere in the item still
- * costs no request.
- */
+/** Binary File: the item's files checked and their links planned; sends nothing. */
 export async function checkPhotoFiles(
 	ctx: IExecuteSingleFunctions,
 	api: IdealHouseApi,

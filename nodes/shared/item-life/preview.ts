@@ -3,11 +3,7 @@ import type { IDataObject, IExecuteSingleFunctions, INodeExecutionData } from 'n
 import { withoutSecrets } from '../core/redact';
 import { secretsOf } from '../catalog/service';
 
-/**
- * Preview: every item is checked as a real run checks it (fields, options, the credit limit),
- * then comes out as the request it would have sent and what it would cost, and nothing goes to
- * the service. The request's headers, where the key travels, are never shown.
- */
+// Preview: checked as a real run, output as the request it would send; headers (the key) never.
 
 /** Every text in the value without the key: a user may have pasted it into a field. */
 function withoutKey(value: unknown, secrets: readonly string[]): unknown {

@@ -13,20 +13,10 @@ import { taskOf } from '../core/outcome';
 import { isToolCall, withAdviceInMessage } from '../output/tool';
 import { createItem, readItem, type ApiOfItem, type CreateRoute } from './path';
 
-/**
- * Where n8n's declarative routing hands an item to the package. Routing builds each item's
- * request from the fields (the body of a create, the task id of a Get Result) and would send it
- * itself; its only hook around the send is `operations.pagination`, which with
- * `send.paginate: true` hands the built request to the node and takes back the items it returns.
- * Nothing is paginated: the hook runs the item's path (`path.ts`), which sends through the
- * package's transport (no redirects, a time limit, Stop). `itemLifeRouting` is the only place that
- * names it.
- */
+// Routing's one hook around its send, `operations.pagination`, runs the item's path.
+// Why: docs/design/item-life.md#where-an-item-starts
 
-/**
- * Routing of a create operation (Enhance, Remove, Create): the item is checked first; nothing is
- * sent unless it passes. With `photoFiles`, the photo may also be a file on the item (Image Source).
- */
+/** Routing of a create (Enhance, Remove, Create); with `photoFiles` the photo may be a file. */
 export function createTaskRouting(route: CreateRoute): INodePropertyRouting {
 	return itemLifeRouting(
 		{ method: 'POST', headers: { 'Content-Type': 'application/json' } },
@@ -68,8 +58,7 @@ function itemHook(operation: 'create' | 'read', path: ItemPath) {
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		try {
-			// First, before anything can wait: a Stop pressed from now on reaches this item, and an
-			// item that n8n starts after Stop (its Batching does) sends nothing.
+			// First: a Stop from now on reaches this item; one n8n starts after Stop sends nothing.
 			refuseWhenStopped(this);
 			return await path(this, requestData.options as IHttpRequestOptions);
 		} catch (error) {
@@ -79,10 +68,8 @@ function itemHook(operation: 'create' | 'read', path: ItemPath) {
 }
 
 /**
- * A final failure: the node fails, or with Continue on Fail the item becomes an error item. It
- * keeps what the user needs to act and to account for the task: what to do, the task id and
- * what it cost. n8n routes an item to the error output only when its json holds nothing but
- * `error`, `message` and `details`, so the rest goes under `details`.
+ * A final failure: thrown, or with Continue on Fail an error item. n8n routes to the error output
+ * only json of `error`, `message` and `details`, so the advice, task id and cost go in `details`.
  */
 function continueOnFail(
 	ctx: IExecutePaginationFunctions,

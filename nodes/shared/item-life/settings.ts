@@ -5,13 +5,8 @@ import { photoLinkLimits, pollLimits, rateLimits } from '../core/limits';
 import { IMAGE_SOURCE } from '../catalog/service';
 import { parseTaskIdField } from '../catalog/task';
 
-/**
- * What the user set for one item, read from the node's parameters once, when the item's request
- * cycle starts, and checked there: a value that cannot work names its field before anything is
- * sent or charged. From then on every step reads this value, never the parameters.
- */
+/** One item's settings, read and checked once before anything is sent; every step reads these. */
 export interface ItemSettings {
-	/** Off: a create's item is the new task, and nothing waits for it. */
 	waitForCompletion: boolean;
 	/** How a create waits for its task (read and checked whether or not it waits). */
 	wait: WaitSettings;
@@ -27,7 +22,7 @@ export interface ItemSettings {
 	photoSource: PhotoSource;
 }
 
-/** How an operation takes photo files: the Photo Enhancer sends several as one list (HDR brackets). */
+/** Whether several photo files go as one list (the Photo Enhancer's HDR brackets). */
 export interface PhotoFileRule {
 	several: boolean;
 }
@@ -38,14 +33,12 @@ export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string
 export interface WaitSettings {
 	/** Seconds between status checks, as given (the poller keeps it within the spec's 3–5 s). */
 	pollInterval: number;
-	/** Seconds to wait for the task. */
 	timeout: number;
 	/** 'fail' (default): the item fails with the task id; 'returnLastStatus': emit the last status. */
 	onTimeout: 'fail' | 'returnLastStatus';
 }
 
 export interface DownloadSettings {
-	/** Attach the finished task's files to the item. */
 	result: boolean;
 	/** The binary property of the first file; the next ones are `<property>_1`, `<property>_2`, … */
 	property: string;
@@ -54,16 +47,8 @@ export interface DownloadSettings {
 export type Operation = 'create' | 'read';
 
 /**
- * How a setting's value is read, whatever an expression made of it. n8n evaluates `={{ … }}`
- * when the node reads the parameter, and the field's type in the description converts nothing: a
- * number or a switch can arrive as text, `null`, `undefined` (a missing field) or the other type.
- * One rule for all of them, because a guard that gives way to an empty expression is no guard:
- * - a number is a finite number of 0 or more, or text that is one written in decimals;
- * - a switch is `true`/`false`, `1`/`0`, or that as text (trimmed, in any case);
- * - anything else is unreadable, and an item error before anything is sent: never "off", never
- *   "no limit", never the default.
- * A setting the user never set is its default; one that is set, to an expression that gives
- * nothing, is not "never set".
+ * A setting as an expression gave it: a value, or an item error before anything is sent (never
+ * "off" or the default). The rule: docs/design/item-life.md#reading-settings
  */
 export type Reading<T> = { value: T } | { problem: string };
 
@@ -107,7 +92,6 @@ export function readSwitch(value: unknown): Reading<boolean> {
 	return { problem: described(value) };
 }
 
-/** One of a fixed list of values. */
 export function readChoice<T extends string>(value: unknown, choices: readonly T[]): Reading<T> {
 	return typeof value === 'string' && (choices as readonly string[]).includes(value)
 		? { value: value as T }
@@ -122,10 +106,7 @@ interface NumberRule {
 	advice: string;
 }
 
-/**
- * The item's parameters as the node was set up: whether a setting was set at all. n8n saves only
- * what differs from a field's default, so a setting absent here is its default.
- */
+/** Whether the user set it: n8n saves only what differs from a field's default. */
 function isSet(ctx: IExecuteSingleFunctions, path: string[]): boolean {
 	let level: unknown = ctx.getNode().parameters;
 	for (const name of path) {
@@ -152,10 +133,7 @@ class SettingsReader {
 		throw fieldError(this.ctx, field, problem, advice);
 	}
 
-	/**
-	 * An option's value, or undefined when the user never set it. Options given as one expression
-	 * for the whole collection are set where that expression gave them.
-	 */
+	/** Undefined when never set; an expression for the whole collection sets what it gives. */
 	private option(name: string): { value: unknown } | undefined {
 		const set =
 			isSet(this.ctx, ['options', name]) ||
@@ -243,10 +221,7 @@ const SECONDS = {
 	advice: ABOVE_ZERO,
 };
 
-/**
- * The item's own parameters as an API's rules read them (the Photo Enhancer's Images, the Object
- * Remover's mask, Other API's name, Extra Body Fields): through this one reader, typed.
- */
+/** The item's own parameters as an API's rules read them, through this one reader. */
 export interface ItemParameters {
 	/** A text parameter, trimmed; the fallback when it is not text. */
 	text(name: string, fallback: string): string;
@@ -268,10 +243,7 @@ export function itemParameters(ctx: IExecuteSingleFunctions): ItemParameters {
 	};
 }
 
-/**
- * A binary field named `__proto__` would not be a field at all: assigning it replaces the item's
- * prototype, and the paid result would vanish without an error.
- */
+/** A binary field `__proto__` would replace the item's prototype: the paid result would vanish. */
 function downloadSettings(ctx: IExecuteSingleFunctions, read: SettingsReader): DownloadSettings {
 	const result = read.optionSwitch('downloadResult', 'Download Result');
 	const property = read.text('binaryPropertyName', 'data');
@@ -302,11 +274,7 @@ function waitSettings(read: SettingsReader): WaitSettings {
 
 const ON_TIMEOUT = ['fail', 'returnLastStatus'] as const;
 
-/**
- * The item's settings, checked before anything is sent. Get Result reads only the options its
- * panel shows; a create reads them all, whether or not it waits: a Timeout that cannot be read is
- * a mistake to show now, not when the same node is set to wait.
- */
+/** A create reads every option, waiting or not: a bad Timeout shows now, not once it waits. */
 export function readItemSettings(
 	ctx: IExecuteSingleFunctions,
 	operation: Operation,
@@ -359,10 +327,7 @@ export function readItemSettings(
 	};
 }
 
-/**
- * A photo file reaches the service as a link that lasts the wait and a hold after it (see
- * `photoLinkLimits`): a Timeout longer than the longest link would outlive it.
- */
+/** A photo file's link lasts the wait plus a hold: a Timeout may not outlive the longest link. */
 function timeoutWithinLink(read: SettingsReader, timeout: number): void {
 	const { marginSeconds, holdSeconds, maxSeconds } = photoLinkLimits;
 	const longest = maxSeconds - holdSeconds - marginSeconds;
@@ -374,10 +339,7 @@ function timeoutWithinLink(read: SettingsReader, timeout: number): void {
 	);
 }
 
-/**
- * Image Source, and with Binary File the item's properties that hold the photos: one, or for an
- * operation that takes several, a comma-separated list, each named once.
- */
+/** Image Source, and with Binary File the properties holding the photos, each named once. */
 function readPhotoSource(read: SettingsReader, rule: PhotoFileRule): PhotoSource {
 	if (read.parameter('imageSource', IMAGE_SOURCE.url) !== IMAGE_SOURCE.binary)
 		return { kind: 'url' };

@@ -49,10 +49,7 @@ function stopped(ctx: IExecuteSingleFunctions, taskId: string): IdealHouseItemEr
 	);
 }
 
-/**
- * Waits `ms`. A queued task's wait is cut short ('woken') when its queue's record learns something,
- * so that its next poll is planned anew without a request.
- */
+/** Waits `ms`; a queued task is woken when its queue's record learns something, to plan anew. */
 async function pause(
 	ms: number,
 	stop: AbortSignal,
@@ -70,10 +67,7 @@ async function pause(
 	}
 }
 
-/**
- * Fires when a queued task's check, still waiting for a request slot, would most likely find the
- * task still queued: the record has moved its turn later. Its slot goes to a check that counts.
- */
+/** Withdraws a queued task's waiting check once its turn moved later: the slot serves another. */
 function withdrawnWhenTurnMoves(planner: PollPlanner): { signal: AbortSignal; stop: () => void } {
 	const withdraw = new AbortController();
 	if (!planner.isQueued) return { signal: withdraw.signal, stop: () => undefined };
@@ -84,9 +78,8 @@ function withdrawnWhenTurnMoves(planner: PollPlanner): { signal: AbortSignal; st
 }
 
 /**
- * Polls a task until it reaches Success or Failed. Passing faults (HTTP 429/5xx, code 1003,
- * dropped connections, unreadable bodies) are retried with backoff until the deadline; the
- * user already paid for the task, so only a verdict from the service ends the wait early.
+ * Polls until Success or Failed. Passing faults are retried with backoff until the deadline: the
+ * task is paid for, so only the service's verdict ends the wait early.
  */
 export async function waitForTask(
 	this: IExecuteSingleFunctions,
@@ -136,14 +129,12 @@ export async function waitForTask(
 		try {
 			const wait = Math.min(faultWait ?? planner.aimNextCheck(clock.now()), remaining);
 			const queued = faultWait === undefined && planner.isQueued;
-			// A long wait in a queue is planned again halfway, from what the tasks ahead have shown
-			// by then, without a request.
+			// A long wait in a queue is planned again halfway, from what the tasks ahead showed.
 			const slice = queued && wait > pollLimits.replanAboveMs ? Math.ceil(wait / 2) : wait;
 			const paused = await pause(slice, signal, queued ? planner : undefined);
 			if (paused === 'stopped') throw stoppedWaiting();
 			if (paused === 'woken' || slice < wait) continue;
-			// The Timeout bounds the whole wait, this status check's answer included; a check due at
-			// the deadline itself still gets a second to answer.
+			// The Timeout bounds the check's answer too; one due at the deadline still gets a second.
 			const left = deadline - clock.now();
 			if (left < 0) continue;
 			const withdrawal = withdrawnWhenTurnMoves(planner);
@@ -157,8 +148,7 @@ export async function waitForTask(
 					rate: settings.maxRequestsPerSecond,
 					priority: planner.priority(clock.now()),
 					withdraw: withdrawal.signal,
-					// A check that cannot go out by then (the account held by a Retry-After) would only
-					// stretch the wait past the Timeout.
+					// A check held past this (a Retry-After) would only stretch the wait past the Timeout.
 					sendBy: deadline + limits.pollLastCheckMs,
 				})
 				.finally(withdrawal.stop);
@@ -183,8 +173,7 @@ export async function waitForTask(
 			if (!fault) throw failure;
 			faults++;
 			const backoff = backoffMs(interval, faults, limits.pollBackoffMaxMs);
-			// A Retry-After holds a check no longer than it would a create, nor than the account (the
-			// same cap): the task is paid for and may be done by then. A longer one counts as the cap.
+			// A Retry-After holds a check at most as long as a create: the task may be done by then.
 			const retryAfter =
 				fault.afterMs === undefined
 					? undefined

@@ -48,10 +48,8 @@ const extentOf = (head: Head): Extent =>
 	head.ended ? 'whole' : head.bytes.length >= fileLimits.sniffBytes ? 'head' : 'partial';
 
 /**
- * Reads until the bytes can be judged: a file host may send a file a few bytes at a time, and a
- * first read shorter than a signature says nothing about the file. It stops at a verdict, at
- * fileLimits.sniffBytes, or at the end. The bytes are judged again only each time they have doubled, so a
- * body in 1-byte pieces costs no more than a few passes.
+ * Reads until the bytes can be judged (a host may send a few bytes at a time), up to
+ * `fileLimits.sniffBytes`; judged again only once they doubled, so tiny pieces cost few passes.
  */
 async function readHead(stream: ByteStream, accept: ResultFiles): Promise<Head> {
 	return await new Promise<Head>((resolve, reject) => {
@@ -88,10 +86,7 @@ interface ReadableClass {
 	from(source: AsyncIterable<Buffer>): ByteStream;
 }
 
-/**
- * Node's Readable class, taken from the response stream's own prototype chain: community nodes
- * may not import node:stream. Every Node stream (a response, a decompressing Transform) has it.
- */
+/** Node's Readable, from the stream's prototype chain: nodes may not import node:stream. */
 function readableClassOf(stream: ByteStream): ReadableClass | undefined {
 	for (let proto = Object.getPrototypeOf(stream); proto; proto = Object.getPrototypeOf(proto)) {
 		const candidate = (proto as { constructor?: { name?: string; from?: unknown } }).constructor;
@@ -151,10 +146,7 @@ function safeDecode(text: string): string {
 	}
 }
 
-/**
- * The file name the URL suggests, made safe: no folders, no control or reserved characters, a
- * bounded length; otherwise a name from the task id. The extension always matches the bytes.
- */
+/** A safe file name from the URL, else from the task id; the extension always matches the bytes. */
 export function fileNameFor(taskId: string, url: string, extension: string): string {
 	const last = safeDecode(url.split(/[?#]/)[0].split('/').pop() ?? '');
 	const name = Array.from(last.split(/[/\\]/).pop() ?? '', (ch) =>
@@ -248,18 +240,8 @@ export function downloadStopped(ctx: IExecuteSingleFunctions, taskId: string): I
 }
 
 /**
- * Downloads a result file into n8n's binary data.
- *
- * Sent without the credential: result URLs are public links, possibly on another host, and the
- * API key must only ever go to the service itself. Redirects are followed here, one at a time,
- * so that each address is checked; local addresses are allowed only when the service itself is
- * local (development against the local service).
- *
- * The body is streamed into `prepareBinaryData`, so in filesystem mode the image goes to disk as
- * it arrives and is never held whole in memory; in memory mode n8n keeps its one copy. The first
- * bytes decide whether it is a file of the kind its API gives. The size cap is checked against the
- * announced length before the body is read, and against what n8n stored. When the helper hands
- * back a finished body rather than a stream (older n8n, or an HTTP mock), that body is used.
+ * Downloads a result file, streamed into n8n's binary data. Sent without the credential (the key
+ * goes only to the service); redirects followed one at a time so each address is checked.
  */
 export async function downloadResultFile(
 	ctx: IExecuteSingleFunctions,

@@ -34,10 +34,7 @@ async function localServiceHost(ctx: IExecuteSingleFunctions): Promise<string | 
 	}
 }
 
-/**
- * One result file, downloaded; passing faults are retried with a backoff, as polls are, until
- * the item's download deadline: a host that stalls cannot keep the item waiting once per attempt.
- */
+/** One result file; passing faults retried until the item's download deadline, not per attempt. */
 async function resultFile(
 	ctx: IExecuteSingleFunctions,
 	api: IdealHouseApi,
@@ -61,7 +58,7 @@ async function resultFile(
 	);
 }
 
-/** A download is tried again after a passing fault, while a retry can still finish before the deadline. */
+/** Tried again after a passing fault, while a retry can still finish before the deadline. */
 function downloadAgain(failure: IdealHouseError, attempt: number, deadline: number): RetryDecision {
 	const { retry, stopped } = failure.outcome;
 	const wait = Math.min(
@@ -104,11 +101,8 @@ function noFileAttached(
 }
 
 /**
- * Every file of a finished task, one after the other, in the order the service lists them: the
- * first attached in `property`, the next in `property_1`, `property_2`, … A list is a set of paid
- * files, so one that cannot be downloaded does not cost the others: it is named in `skipped` with
- * its reason, and the item fails only when no file came. One deadline bounds the item's downloads
- * together, and at most `limits.downloadMaxFiles` are downloaded.
+ * Every file of a finished task, in order, in `property`, `property_1`, …: all are paid for, so
+ * one that fails is named in `skipped` and the item fails only when none came.
  */
 async function resultFiles(
 	ctx: IExecuteSingleFunctions,
@@ -161,11 +155,7 @@ function skippedFilesJson(ctx: IExecuteSingleFunctions, skipped: SkippedFile[]):
 const DEFAULT_FAILURE_ADVICE =
 	'The service could not process this task. Check that its image URLs lead to JPG, PNG or WebP images the service can download and that its option IDs are valid, then try again or with other inputs.';
 
-/**
- * One task becomes one item linked to its input item. A Failed task is an item error (its
- * credits are refunded by the service); a finished one can bring its files along as binary.
- * `price` is what the task cost when it was created (`null`: not known).
- */
+/** One task as one item; a Failed task is an item error (refunded). `price`: its cost, or null. */
 export async function emitTask(
 	this: IExecuteSingleFunctions,
 	api: IdealHouseApi,

@@ -2,21 +2,15 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { resultUrls, type Task } from '../catalog/task';
 
-/**
- * How the nodes behave as tools: n8n generates `<node>Tool` variants of every node (from
- * `usableAsTool`) for its AI Agent and its MCP Server Trigger. A model reads only the tool's
- * description and the JSON the tool returns, so both are shaped for it here.
- */
+// The nodes as tools (n8n's `<node>Tool` variants): a model reads only the tool's description
+// and the JSON it returns, so both are shaped for it here.
 
 /** Whether the node runs as the tool variant n8n generated (type `…photoEnhancerTool`). */
 export function isToolCall(ctx: { getNode(): INode }): boolean {
 	return ctx.getNode().type.endsWith('Tool');
 }
 
-/**
- * What a model needs from a task, and no more: the full task (with its echoed input) would only
- * cost tokens. `resultUrl`, `width` and `height` are null until the task has succeeded.
- */
+/** What a model needs from a task: the full task, with its echoed input, would only cost tokens. */
 export function compactTask(task: Task, creditsCharged: number | null): IDataObject {
 	const compact: IDataObject = {
 		id: task.id,
@@ -34,10 +28,7 @@ export function compactTask(task: Task, creditsCharged: number | null): IDataObj
 
 const TOOL_SKIPPED_SHOWN = 10;
 
-/**
- * The result files that were not attached, for a model: the first few with their reasons, and
- * how many more, rather than a list as long as the service's.
- */
+/** The files not attached, for a model: the first few with their reasons, and how many more. */
 export function compactSkipped(skipped: Array<{ url: string; reason: string }>): IDataObject {
 	const compact: IDataObject = { resultFilesSkipped: skipped.slice(0, TOOL_SKIPPED_SHOWN) };
 	if (skipped.length > TOOL_SKIPPED_SHOWN)
@@ -45,10 +36,7 @@ export function compactSkipped(skipped: Array<{ url: string; reason: string }>):
 	return compact;
 }
 
-/**
- * A model sees only an error's message, not its description: the description (what to do) is
- * added to the message, so the agent can act on it (rephrase a prompt, pick another preset).
- */
+/** A model sees only an error's message: the description (what to do) is added to it. */
 export function withAdviceInMessage<E extends { message: string; description?: string | null }>(
 	error: E,
 ): E {

@@ -8,12 +8,8 @@ import { ImageHeaderReader, readImageHeader, type ImageVerdict } from '../files/
 import type { SizedImage } from './image-sizes';
 import { fileLimits } from '../core/limits';
 
-/**
- * The one check of an image that comes from an item's binary property (a photo, a mask) or from
- * base64 text: there, not empty, at most 20 MB, a JPEG, PNG or WebP by its bytes, whole, its size
- * read from its header and large enough for the API. A file n8n stores by id is streamed, never
- * held whole; one that fails is an item error naming the field and the property.
- */
+// The one check of an image from an item's binary property or base64 text, before anything is
+// sent (docs/photo-files.md#image-checks). A file n8n stores by id is streamed, never held whole.
 
 export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
 
@@ -58,11 +54,7 @@ function measured(bytes: Buffer, open: ImageFile['open']): Measured {
 	return { verdict: readImageHeader(bytes), size: bytes.length, open };
 }
 
-/**
- * One pass over the file as n8n stores it (inline, on disk, in S3 or the database): its header
- * and size. A file stored by id is streamed, and left as soon as it is too large or its header is
- * refused. A copy of it, or a mask's base64, reads it again through `open`.
- */
+/** One pass for header and size; a stream is left as soon as it is too large or refused. */
 async function measure(
 	ctx: IExecuteSingleFunctions,
 	property: string,
@@ -189,10 +181,7 @@ export function checkImageBytes(
 	return { label: image.field, width, height };
 }
 
-/**
- * A checked file as base64, read once more and encoded as it streams: only the text is held,
- * and never more than the size the check measured.
- */
+/** A checked file as base64, encoded as it streams, never past the size the check measured. */
 export async function imageBase64(
 	ctx: IExecuteSingleFunctions,
 	file: ImageFile,

@@ -2,12 +2,8 @@ import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { fieldError } from '../core/validation';
 
-/**
- * Images of one item that must be the same size, compared once each has been checked, before
- * anything is uploaded or sent: a mask and the photo it marks (the spec: the same width and height),
- * and the brackets of one HDR merge (exposures of one shot). Only images the node holds are
- * compared: a photo given by URL is not downloaded, and the service judges it.
- */
+// Images of one item that must share a size (a mask and its photo, HDR brackets), checked
+// before anything is sent; a photo given by URL is not downloaded: the service judges it.
 
 /** A checked image: its width and height, and the field that gave it as messages name it. */
 export interface SizedImage {

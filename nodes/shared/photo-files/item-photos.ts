@@ -11,10 +11,7 @@ const FIELD = 'Input Binary Field';
 const PHOTO_RULES =
 	'The service takes JPEG, PNG and WebP photos of at most 20 MB. The file is judged by its bytes, not by its name or MIME type.';
 
-/**
- * The item's photos, each checked before anything leaves n8n (see `readImageFile`), with the
- * smallest size the API takes where its spec gives one; several (HDR brackets) of one size.
- */
+/** The item's photos, each checked (`readImageFile`); several (HDR brackets) of one size. */
 export async function readPhotoFiles(
 	ctx: IExecuteSingleFunctions,
 	properties: string[],

@@ -16,18 +16,8 @@ import { CREDENTIAL_NAME, PUBLIC_BASE_URL, serviceBaseUrl } from '../catalog/ser
 import { failureText } from '../http/network';
 import type { PhotoFile } from './item-photos';
 
-/**
- * How a photo that is a file reaches the service, which takes photos by URL only: n8n's own
- * signed link to it. n8n's helper `createBinarySignedUrl` signs a token for one binary data id
- * with n8n's own signing secret, and n8n's main process serves
- * `<REST address>/binary-data/signed?token=…` without a login. Nothing is uploaded and nothing is
- * left to delete: the file lives with the execution's binary data.
- *
- * The item's path sees the links planned before anything is sent, made in the item's turn, and
- * noted on an item whose task may still fetch them. The token is a key to the photo: it is made
- * only in the item's turn, never logged, and cleared from whatever the service says back
- * (`withoutSecrets`).
- */
+// A photo file reaches the service as n8n's own signed link; its token is a key to the photo.
+// Why: docs/design/photo-links.md
 
 /** How long the service's links must work, by the item's settings. */
 export interface LinkLifetime {
@@ -41,7 +31,6 @@ export function imageUrlOf(links: string[], several: boolean): string | string[]
 	return several && links.length > 1 ? links : links[0];
 }
 
-/** Where a user whose n8n the service cannot reach reads how to give a photo file as a URL. */
 const PRIVATE_N8N_RECIPE =
 	'https://github.com/ideal-house/n8n-nodes-ideal-house/blob/main/docs/photos-without-public-n8n.md';
 
@@ -50,7 +39,6 @@ const OR_URL = `or give the photo as a URL ('Image Source' = URL); to give a fil
 
 /** Where n8n serves its signed links, as the links name it: never with a token. */
 interface N8nAddress {
-	/** `https://n8n.example.com` */
 	origin: string;
 	/** `https://n8n.example.com/rest/binary-data/signed` */
 	signedPath: string;
@@ -81,10 +69,7 @@ function signerOf(ctx: IExecuteSingleFunctions): Sign {
 	return sign.bind(ctx.helpers);
 }
 
-/**
- * The file as n8n stores it. In n8n's in-memory mode (`default`, n8n 1.x's default) a file has no
- * id, and n8n signs links only to files it stores.
- */
+/** n8n signs links only to files it stores: in its memory mode (`default`) a file has no id. */
 function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData {
 	const binary = ctx.helpers.assertBinaryData(file.property);
 	if (!binary.id) {
@@ -97,11 +82,7 @@ function storedFile(ctx: IExecuteSingleFunctions, file: PhotoFile): IBinaryData 
 	return binary;
 }
 
-/**
- * A task that may outlive the item fetches its photo after the run. A workflow set not to save its
- * production executions has n8n delete each one, its files included, as soon as it ends: the link
- * would open nothing. (n8n's instance-wide default is not visible to a node; the README says so.)
- */
+/** A workflow that saves no executions has n8n delete its files as the run ends. */
 function executionKept(ctx: IExecuteSingleFunctions): boolean {
 	const settings = ctx.getWorkflowSettings?.() ?? {};
 	return settings.saveDataSuccessExecution !== 'none' && settings.saveDataErrorExecution !== 'none';
@@ -116,11 +97,7 @@ function assertExecutionKept(ctx: IExecuteSingleFunctions): void {
 	);
 }
 
-/**
- * n8n's address as its links carry it (`WEBHOOK_URL`, else the editor's own), read from a link
- * signed for a second and dropped. A link to localhost or a private network can never be fetched
- * by the public service; with the service itself on such an address (a local stand-in) it can.
- */
+/** n8n's address, read from a link signed for 1 s; refused where the service cannot fetch it. */
 async function addressOf(
 	ctx: IExecuteSingleFunctions,
 	sign: Sign,
@@ -159,10 +136,7 @@ async function serviceIsLocal(ctx: IExecuteSingleFunctions): Promise<boolean> {
 	return isLocalHost(new URL(serviceBaseUrl(credentials.baseUrl) || PUBLIC_BASE_URL).hostname);
 }
 
-/**
- * The item's photos, checked for a link n8n can sign and the service can fetch. Signs nothing
- * that is kept: the links are made in the item's turn.
- */
+/** The photos, checked for a link n8n can sign and the service fetch; made later, in the turn. */
 export async function n8nLinks(
 	ctx: IExecuteSingleFunctions,
 	files: PhotoFile[],
@@ -177,10 +151,7 @@ export async function n8nLinks(
 
 /** An item's photo files on their way to the service as n8n's links. */
 export class PhotoLinks {
-	/**
-	 * What Preview shows and the body check reads, before anything leaves n8n: the link's shape,
-	 * its token made when sent.
-	 */
+	/** What Preview shows and the body check reads: the link's shape, its token made when sent. */
 	readonly planned: string[];
 	private expiresAt = '';
 
@@ -195,10 +166,7 @@ export class PhotoLinks {
 		this.planned = files.map(() => `${address.signedPath}?token=[made-when-sent]`);
 	}
 
-	/**
-	 * The links, in the item's turn, right before the create, in the order of the files. Whatever
-	 * fails here fails before the create: nothing was sent.
-	 */
+	/** The links, in the files' order, in the item's turn right before the create. */
 	async publish(ctx: IExecuteSingleFunctions): Promise<string[]> {
 		const { seconds } = this.lifetime;
 		const links: string[] = [];
@@ -231,13 +199,7 @@ export class PhotoLinks {
 		}
 	}
 
-	/**
-	 * Whether the file stays where its id says for as long as the link may be used. A file a
-	 * Webhook or Form trigger received is stored under a temporary id, and n8n moves it when the
-	 * execution ends (n8n 1.x also clears the workflow's whole temporary folder then, under other
-	 * runs of the same workflow): a link to it would open nothing. A file of another execution
-	 * goes when that one is pruned, so a task that may outlive the item needs one of this run's.
-	 */
+	/** Whether the file stays under its id while the link may be used (not a trigger's temp file). */
 	private lasts(ctx: IExecuteSingleFunctions, binary: IBinaryData): boolean {
 		const id = binary.id ?? '';
 		if (id.includes('/executions/temp/')) return false;
@@ -253,20 +215,14 @@ export class PhotoLinks {
 		});
 	}
 
-	/**
-	 * The task was left unfinished and may still fetch its photo: each item says from where and
-	 * until when (`photoLink`).
-	 */
+	/** A task left unfinished may still fetch its photo: each item says from where and until when. */
 	noteOnUnfinished(items: INodeExecutionData[]): void {
 		if (!this.expiresAt) return;
 		const record: IDataObject = { address: this.address.origin, expiresAt: this.expiresAt };
 		for (const item of items) item.json.photoLink = { ...record };
 	}
 
-	/**
-	 * An item whose task exists and did not finish (the Timeout, Stop while it waited), or may
-	 * exist (a create whose answer was lost), says until when the service can still fetch its photo.
-	 */
+	/** A task left running, or that may exist, says until when the service can fetch its photo. */
 	noteOnLeftRunning(ctx: IExecuteSingleFunctions, failure: IdealHouseError): void {
 		const { kind } = failure.outcome;
 		if (!this.expiresAt || (kind !== 'created' && kind !== 'maybeActed')) return;
@@ -280,10 +236,8 @@ export class PhotoLinks {
 	}
 
 	/**
-	 * A create the service refused because it could not fetch a photo: what to check. The
-	 * service's own words are read from n8n's list of the error's messages: n8n replaces a message
-	 * that names a network code (ECONNREFUSED, ENOTFOUND …), which is just what a link the service
-	 * cannot reach gives.
+	 * A create refused for its photo: what to check. The service's words come from `messages`:
+	 * n8n rewrites a message naming a network code, just what an unreachable link gives.
 	 */
 	explainRefusal(failure: IdealHouseError): void {
 		// Only a refusal says that nothing was spent: an answer that may have created a task keeps its words.
@@ -291,7 +245,6 @@ export class PhotoLinks {
 		const texts = [...failure.messages, failure.message, failure.description ?? ''];
 		const found = texts.find((text) => /imageUrl/i.test(text));
 		if (!found) return;
-		// The service's own words, as the message quotes them.
 		const said = /"(.*imageUrl.*)"/is.exec(found)?.[1] ?? found;
 		failure.message = `Ideal House could not download the photo that this n8n instance offered at ${this.address.origin}${itemSuffix(failure)}`;
 		failure.description = `Ideal House fetches the photo from n8n's own link (${this.address.signedPath}). The service said: ${said}`;

@@ -1,27 +1,20 @@
+// One account's request budget in this process: its slots and the rate that adapts to throttles.
+// The model: docs/design/request-rate.md
 import { clock } from '../core/clock';
 import { AdaptiveRate } from './adaptive';
 import { TokenBucket } from './bucket';
 import { rateLimits } from '../core/limits';
 
 /** What an answer of the service says about the pace of this account's requests. */
-export type PaceSignal =
-	/** HTTP 429, or code 1003 with a Retry-After: too fast. */
-	| { throttled: true; retryAfterMs?: number }
-	/** Any other answer below HTTP 500: the service took the request at this pace. */
-	| { throttled: false };
+export type PaceSignal = { throttled: true; retryAfterMs?: number } | { throttled: false };
 
-/**
- * One account's request budget in this process: its slots (`TokenBucket`), the rate they are
- * given at, and how that rate adapts to the service's answers. The rate in force is the lowest
- * Max Requests per Second of the node runs using the account (`rates`), lowered while the service
- * throttles this process.
- */
+/** Its rate: the lowest Max Requests per Second of its node runs, lowered while throttled. */
 export class AccountBudget {
 	readonly slots: TokenBucket;
-	/** The rate each node run using the budget asked for, by execution and node. */
+	/** By execution and node. */
 	readonly rates = new Map<string, number>();
 	private readonly adaptive: AdaptiveRate;
-	/** The rate last written to the log, to write it again only once it has moved. */
+	/** Last logged, so the log hears only of real moves. */
 	private logged: number;
 
 	constructor(ceiling: number) {
@@ -30,12 +23,10 @@ export class AccountBudget {
 		this.logged = ceiling;
 	}
 
-	/** The requests per second in force now. */
 	get rate(): number {
 		return this.adaptive.current;
 	}
 
-	/** The node runs' rates changed: the lowest is the ceiling. */
 	ceilingChanged(): void {
 		if (this.rates.size === 0) return;
 		this.adaptive.setCeiling(Math.min(...this.rates.values()));
@@ -43,13 +34,8 @@ export class AccountBudget {
 	}
 
 	/**
-	 * An answer to a request sent at `sentAt` came. A throttle lowers the rate at once and, with a
-	 * Retry-After, holds every request of the account for that long (at most `maxHoldMs`); once
-	 * this process has settled, a throttle that asks for a second at most holds nothing and lowers
-	 * the rate only when the account is full (`AdaptiveRate.nudged`): the refused request alone
-	 * waits its Retry-After. Any other answer lets the rate rise. Returns a line for the log when
-	 * the rate in force moved enough to say so (a fall, a hold, a tenth more, or back at the
-	 * ceiling), else undefined.
+	 * A throttle lowers the rate and holds the account for its Retry-After, but once settled a short
+	 * one holds only the refused request (`AdaptiveRate.nudged`). Returns a log line on a real move.
 	 */
 	heard(sentAt: number, signal: PaceSignal, maxHoldMs: number): string | undefined {
 		const now = clock.now();
@@ -85,10 +71,7 @@ export class AccountBudget {
 		return this.news(`the service throttled this account${wait}`);
 	}
 
-	/**
-	 * Whether a request sent at `sentAt` went a second or more after this process's last pause
-	 * ended: the processes that paused together had settled on their parts by then.
-	 */
+	/** Sent a second or more after the last pause: the processes had settled on their parts. */
 	private settledBefore(sentAt: number): boolean {
 		const resumed = this.slots.heldUntilTime;
 		return this.adaptive.adapted && resumed > 0 && sentAt - resumed >= rateLimits.settledAfterMs;

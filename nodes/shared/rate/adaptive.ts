@@ -1,71 +1,51 @@
+// How fast this process may send to one account: falls on a throttle, climbs back while none come.
+// The model: docs/design/request-rate.md
 import { rateLimits } from '../core/limits';
 
-/**
- * How fast this process may send to one account, learnt from the service's answers: processes on
- * one account share no state, so each falls on a throttle and climbs back while it has none, and
- * together they settle near the account's limit. A CUBIC-like curve that probes past the old limit
- * slowly, since each throttle pauses the whole account (CONTRIBUTING, "How the request rate adapts").
- */
-
-/** What a throttle came with. */
 export interface Throttle {
-	/** When the throttled request was sent: one sent by the last fall lowers nothing more. */
 	sentAt: number;
-	/** The requests a second this process was sending lately, which may be below its rate. */
+	/** Requests a second sent lately, which may be below the rate. */
 	sending: number;
-	/** When the climb back may begin: when the Retry-After pause ends. */
+	/** When the Retry-After pause ends. */
 	climbFrom: number;
-	/**
-	 * When the request was sent less than a second after a pause ended: the requests this
-	 * process sent since then, before it; that is what it got into the account's window.
-	 */
+	/** Sent within a second of a pause's end: what this process got into the window since. */
 	sinceResumed?: number;
 }
 
 export class AdaptiveRate {
 	private ceiling: number;
 	private rate: number;
-	/** The rate right after the last fall, and where the climb from it stops. */
 	private fallen = 0;
 	private plateau = 0;
-	/** When the rate last fell; undefined while the service never throttled. */
+	/** Undefined while the service never throttled. */
 	private fellAt: number | undefined;
 	private climbFrom = 0;
-	/** When a throttle last came once settled (`nudged`). */
 	private nudgedAt: number | undefined;
 
-	/** @param ceiling Max Requests per Second: the rate never goes above it. */
 	constructor(ceiling: number) {
 		this.ceiling = ceiling;
 		this.rate = ceiling;
 	}
 
-	/** The requests per second in force now. */
 	get current(): number {
 		return this.rate;
 	}
 
-	/** Whether the service has throttled: from then on, requests are spaced out evenly. */
+	/** Once throttled, requests are spaced out evenly. */
 	get adapted(): boolean {
 		return this.fellAt !== undefined;
 	}
 
-	/** Whether the rate is at Max Requests per Second. */
 	get atCeiling(): boolean {
 		return this.rate >= this.ceiling;
 	}
 
-	/** Max Requests per Second changed: the rate in force never passes it. */
 	setCeiling(ceiling: number): void {
 		this.ceiling = ceiling;
 		this.rate = this.adapted ? Math.min(this.rate, ceiling) : ceiling;
 	}
 
-	/**
-	 * The service throttled a request: the rate falls at once. A request sent by the time of the
-	 * last fall went at the old pace, which that fall already answered: it lowers nothing more
-	 * (TCP's one fall per window). True when the rate fell.
-	 */
+	/** Falls at once; true if so. A request sent by the last fall went at the pace it answered. */
 	throttled(now: number, throttle: Throttle): boolean {
 		if (this.fellAt !== undefined && throttle.sentAt <= this.fellAt) return false;
 		const { fall, plateau } = rateLimits;
@@ -74,9 +54,8 @@ export class AdaptiveRate {
 		this.rate = Math.max(minRate, before * fall);
 		this.plateau = Math.max(this.rate, before * plateau);
 		if (throttle.sinceResumed !== undefined) {
-			// Its measured part of the window: no climb back past it, only the probe. Never more
-			// than `measuredFalls` falls at once, though: resuming behind processes that did not
-			// pause, it finds the window full of theirs, and its part looks smaller than it is.
+			// Its measured part of the window, with no climb past it; at most `measuredFalls` deep, as
+			// behind processes that did not pause its part looks smaller than it is.
 			const share = evenPart(throttle.sinceResumed, this.ceiling) * plateau;
 			const deepest = before * fall ** rateLimits.measuredFalls;
 			this.rate = Math.max(minRate, Math.min(this.rate, Math.max(share, deepest)));
@@ -88,14 +67,7 @@ export class AdaptiveRate {
 		return true;
 	}
 
-	/**
-	 * The service throttled a request once this process had settled (a second or more after its
-	 * last pause ended): at the plateau, that is requests of the processes bunching, and the
-	 * account keeps its pace; only a probe past the plateau is taken back, to the plateau or to
-	 * `nudge` of the rate, whichever is higher. A second throttle within `nudgeMemoryMs` means
-	 * the account is full: the rate falls by `nudge`. Either way the climb starts again from the
-	 * rate that results. True when this throttle counted (one per pace, as in `throttled`).
-	 */
+	/** A short throttle once settled: bunching, not the limit, unless a second follows soon. */
 	nudged(now: number, sentAt: number): boolean {
 		if (this.fellAt !== undefined && sentAt <= this.fellAt) return false;
 		const { nudge, nudgeMemoryMs } = rateLimits;
@@ -110,12 +82,7 @@ export class AdaptiveRate {
 		return true;
 	}
 
-	/**
-	 * A request sent at `sentAt` went through: the rate follows the curve up, never above the
-	 * ceiling nor above twice what this process is sending (`sending`, requests a second), so
-	 * that a process with little to send does not climb to a rate it never tried. Only a request
-	 * sent after the last fall says that the new pace goes through. True when the rate rose.
-	 */
+	/** True when the rate rose; never past twice `sending`, a rate this process never tried. */
 	succeeded(now: number, sentAt: number, sending: number): boolean {
 		if (this.fellAt === undefined || sentAt <= this.fellAt || this.rate >= this.ceiling) {
 			return false;
@@ -126,12 +93,12 @@ export class AdaptiveRate {
 		return true;
 	}
 
-	/** The slowest the rate falls to: never above the ceiling, or a throttle would speed it up. */
+	/** Never above the ceiling, or a throttle would speed it up. */
 	private get floor(): number {
 		return Math.min(rateLimits.minRate, this.ceiling);
 	}
 
-	/** The rate the curve allows at `now`. */
+	/** Cubic: back near the plateau within `recoveryS`, then a probe past it that speeds up. */
 	private curve(now: number): number {
 		const { recoveryS, probeDoublingS } = rateLimits;
 		const t = Math.max(0, (now - this.climbFrom) / 1000);
@@ -143,11 +110,7 @@ export class AdaptiveRate {
 	}
 }
 
-/**
- * A part of the window measured in whole requests, taken as the ceiling's even share when it is
- * within `evenPartTolerance` (at least one request) of the ceiling over a whole number of
- * processes; otherwise as measured.
- */
+/** A part counted in whole requests, taken as an even share of the ceiling when near one. */
 export function evenPart(part: number, ceiling: number): number {
 	if (part < 1) return part;
 	const processes = Math.max(1, Math.round(ceiling / part));

@@ -1,35 +1,21 @@
+// At most `rate` requests in any one-second window of an account, as the service sees them.
+// The model: docs/design/request-rate.md
 import { clock } from '../core/clock';
 import { rateLimits } from '../core/limits';
 
-/**
- * At most `rate` requests in any one-second window of an account, as the service sees them.
- * The node cannot see when the bytes leave (n8n's helper first reads the credential, and a busy
- * run delays that), only that they arrived before the answer did. So while requests may go in a
- * burst, a request counts from when its slot is given until one second after its answer: at most
- * `rate` are in flight at once, and the next waits until an answer is a second old.
- *
- * Slots are given at the rate: up to `rateLimits.firstBurst` at once, then one every 1/rate seconds (a
- * token bucket). Once the service has throttled the account (`evenly`), there is no burst at
- * all; requests spaced out cannot bunch the way a burst does, so a request then counts for one
- * second from its slot, and a slow answer no longer slows the pace. Still at most `rate` in flight.
- */
 export class TokenBucket {
 	private inFlight = 0;
-	/** When the answers of the last second came, oldest first. */
 	private readonly answeredAt: number[] = [];
-	/** When the slots of the last second were given, oldest first: what this process sends. */
 	private readonly givenAt: number[] = [];
 	private rate = 1;
 	private size = 1;
 	private windowMs = 1000;
-	/** Slots that may go at once; `tokens` of them are ready now, refilled at the rate. */
 	private burst = 1;
 	private tokens = 1;
 	private evenly = false;
 	private refilledAt: number;
-	/** Until then nothing is sent at all (the service's Retry-After). */
+	/** The service's Retry-After: nothing is sent before it. */
 	private heldUntil = 0;
-	/** When the first slot was given. */
 	private firstGivenAt = Infinity;
 
 	constructor(rate: number) {
@@ -38,10 +24,7 @@ export class TokenBucket {
 		this.tokens = this.burst;
 	}
 
-	/**
-	 * A new rate applies to the next slot; requests already in flight keep counting. `evenly`:
-	 * no burst, one slot every 1/rate seconds at most.
-	 */
+	/** From the next slot; `evenly`: no burst, one slot every 1/rate seconds at most. */
 	setRate(rate: number, evenly = false): void {
 		this.refill(clock.now());
 		this.rate = rate;
@@ -53,27 +36,20 @@ export class TokenBucket {
 		this.tokens = Math.min(this.tokens, this.burst);
 	}
 
-	/** Nothing is sent before `until`, whatever the rate allows (a later hold only extends it). */
 	holdUntil(until: number): void {
 		this.heldUntil = Math.max(this.heldUntil, until);
 	}
 
-	/** Whether a hold is in force now. */
 	get held(): boolean {
 		return clock.now() < this.heldUntil;
 	}
 
-	/** When the last hold ends or ended (0: never held). */
+	/** 0: never held. */
 	get heldUntilTime(): number {
 		return this.heldUntil;
 	}
 
-	/**
-	 * The rate this process is actually sending at: the slots given in the last second, over the
-	 * part of it in which it could send (since its first slot, and since the last hold ended), and
-	 * never over less than one slot's spacing at the rate in force: a process that has just begun
-	 * is sending at the rate it was allowed, not at one request a second.
-	 */
+	/** Over the part of the last second it could send in, so one just begun is not taken as slow. */
 	sendingRate(): number {
 		const now = clock.now();
 		this.forgetOld(now);
@@ -82,11 +58,7 @@ export class TokenBucket {
 		return (given * 1000) / Math.max(now - since, 1000 / this.rate);
 	}
 
-	/**
-	 * When a hold ended less than a second before `sentAt`: the slots given since it ended and
-	 * before `sentAt`, that is what this process put in the service's one-second window since it
-	 * resumed, up to that request. Otherwise undefined.
-	 */
+	/** What it put in the window since a hold that ended within a second before `sentAt`. */
 	sentSinceResumed(sentAt: number): number | undefined {
 		const resumed = this.heldUntil;
 		if (resumed === 0 || resumed > sentAt || sentAt - resumed >= rateLimits.settledAfterMs)
@@ -94,10 +66,7 @@ export class TokenBucket {
 		return this.givenAt.filter((at) => at >= resumed && at < sentAt).length;
 	}
 
-	/**
-	 * 0 and the request counts as in flight from now; otherwise how long to wait before trying
-	 * again, or Infinity while every slot is in flight (an answer frees one: see `answered`).
-	 */
+	/** 0: taken; else the wait before trying again, Infinity until an answer frees a slot. */
 	tryTake(): number {
 		const now = clock.now();
 		this.refill(now);
@@ -105,6 +74,8 @@ export class TokenBucket {
 			this.answeredAt.shift();
 		}
 		this.forgetOld(now);
+		// A request counts until a second after its answer (when its bytes left is unseen); spaced
+		// out evenly, requests cannot bunch, so each counts from its slot.
 		const windowWait = this.evenly
 			? Math.max(this.evenWindowWait(now), this.inFlight < this.size ? 0 : Infinity)
 			: this.inFlight + this.answeredAt.length < this.size
@@ -123,13 +94,11 @@ export class TokenBucket {
 		return 0;
 	}
 
-	/** A request's answer (or failure) came: it counts for one more window, then frees its slot. */
 	answered(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.answeredAt.push(clock.now());
 	}
 
-	/** A slot was given but nothing was sent with it: it frees up at once. */
 	unused(): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.tokens = Math.min(this.burst, this.tokens + 1);
@@ -145,7 +114,6 @@ export class TokenBucket {
 		this.refilledAt = now;
 	}
 
-	/** Spaced out evenly: how long until fewer than `size` slots were given in the last window. */
 	private evenWindowWait(now: number): number {
 		const inWindow = this.givenAt.filter((at) => at > now - this.windowMs);
 		return inWindow.length < this.size
@@ -153,7 +121,6 @@ export class TokenBucket {
 			: inWindow[inWindow.length - this.size] + this.windowMs - now;
 	}
 
-	/** Slot times are kept for the last second, or the last window when that is longer. */
 	private forgetOld(now: number): void {
 		const since = now - Math.max(1000, this.windowMs);
 		while (this.givenAt.length > 0 && this.givenAt[0] <= since) this.givenAt.shift();

@@ -1,18 +1,12 @@
+// Which request gets the next slot once requests wait: polls of likely finished tasks, then
+// creates, then other polls, the oldest first. The model: docs/design/request-rate.md
 import { clock } from '../core/clock';
 
-/**
- * Which requests go first when the node's request budget is used up: polls of tasks that are
- * likely done, then creates, then other polls; the oldest first within each.
- */
 export type SlotRank = 'likelyDone' | 'create' | 'unknown';
 
 export interface SlotPriority {
 	rank: SlotRank;
-	/**
-	 * Smaller goes first among equal ranks: since when the request has been due. For a likely
-	 * finished task that is its predicted finish, so the longest finished goes first; for other
-	 * polls the moment the poll was due, so none waits behind a younger one for ever.
-	 */
+	/** Since when it has been due (a likely finished task: its predicted finish); smaller first. */
 	age: number;
 }
 
@@ -21,12 +15,11 @@ const RANK_ORDER: Record<SlotPriority['rank'], number> = { likelyDone: 0, create
 interface Waiter {
 	priority: SlotPriority;
 	seq: number;
-	/** Given the slot (true), or let go unsent as its `sendBy` passed (false). */
+	/** False: let go unsent as its `sendBy` passed. */
 	resolve: (given: boolean) => void;
 	sendBy: number;
 }
 
-/** Whether `a` goes before `b`: the better rank, then the older, then the first to ask. */
 export function goesFirst(
 	a: { priority: SlotPriority; seq: number },
 	b: { priority: SlotPriority; seq: number },
@@ -37,21 +30,16 @@ export function goesFirst(
 	return a.seq < b.seq;
 }
 
-/**
- * Hands out a request budget's slots in priority order once requests have to wait for them:
- * while nobody waits, a request goes at once; otherwise each free slot goes to the waiting
- * request that ranks best, so polls of finished tasks are not stuck behind a thousand others.
- */
+/** Best first once requests wait, so polls of finished tasks are not stuck behind a thousand. */
 export class PrioritySlots {
 	private readonly waiters: Waiter[] = [];
 	private seq = 0;
 	private pumping = false;
 	private wakeUp?: () => void;
 
-	/** @param tryTake 0 and the slot is taken; otherwise how long until one frees up (Infinity: until `wake`). */
+	/** `tryTake`: 0 when taken, else the wait until one frees up (Infinity: until `wake`). */
 	constructor(private readonly tryTake: () => number) {}
 
-	/** A slot may have freed up: a queue waiting for one looks again. */
 	wake(): void {
 		this.wakeUp?.();
 	}
@@ -60,12 +48,7 @@ export class PrioritySlots {
 		return this.waiters.length;
 	}
 
-	/**
-	 * Resolves true once the request has its slot, or false, with no slot, when it still waits at
-	 * `sendBy`. Rejects when `signal` fires while it waits. While every slot is in flight, the
-	 * request waits for an answer to free one (each has its own time limit) before `sendBy` is
-	 * looked at again.
-	 */
+	/** False when it still waits at `sendBy`; rejects when `signal` fires while it waits. */
 	async take(priority: SlotPriority, signal?: AbortSignal, sendBy = Infinity): Promise<boolean> {
 		if (signal?.aborted) throw abortError(signal);
 		if (this.waiters.length === 0 && this.tryTake() === 0) return true;
@@ -95,6 +78,7 @@ export class PrioritySlots {
 				if (this.letLateOnesGo(now)) continue;
 				const wait = this.tryTake();
 				if (wait === Infinity) {
+					// Every slot in flight: `sendBy` waits for an answer, each of which has a time limit.
 					await new Promise<void>((resolve) => (this.wakeUp = resolve));
 					this.wakeUp = undefined;
 					continue;
@@ -120,7 +104,6 @@ export class PrioritySlots {
 		}
 	}
 
-	/** Lets every request still waiting past its `sendBy` go, unsent; true when there was one. */
 	private letLateOnesGo(now: number): boolean {
 		const late = this.waiters.filter((waiter) => waiter.sendBy < now);
 		for (const waiter of late) {

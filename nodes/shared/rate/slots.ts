@@ -1,3 +1,5 @@
+// The request budget of each account in this process, shared by every execution and node on it.
+// The model: docs/design/request-rate.md
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { createHash } from 'crypto';
@@ -13,28 +15,18 @@ import { AccountBudget, type PaceSignal } from './account';
 import type { SlotPriority } from './order';
 import { PrioritySlots } from './order';
 
-/**
- * One budget per account (the key, at the service's origin however spelt) in this n8n process,
- * shared by every execution and node that uses it: four webhook calls at once, or two Ideal
- * House nodes in parallel branches, all count against the account's one rate. The rate is the
- * lowest that any node run using the budget right now asks for, lowered while the service
- * throttles the account (see `AccountBudget`). Each worker process of n8n's queue mode has
- * budgets of its own: they share no state, and settle near the account's limit by adapting.
- */
+/** By account: the key at the service's origin, however spelt. */
 const budgets = new Map<string, AccountBudget>();
 
-/** A node run (one node in one execution): its account, as a digest, and the budget it uses. */
+/** One node in one execution; its account as a digest. */
 interface NodeRun {
 	id: string;
 	account: string;
 	budget?: AccountBudget;
 }
 
-/**
- * The node runs of each execution. A run leaves its account's budget when its execution
- * finishes, and the budget goes with its last run; a day unused catches n8n versions without the
- * finish notice, far beyond any wait between two requests.
- */
+// A run leaves its budget when its execution finishes; the day unused catches n8n versions
+// without the finish notice.
 const runs = new PerExecution<NodeRun>(executionLimits.stateIdleMs, 'drop', (run) => {
 	const budget = run.budget;
 	if (!budget) return;
@@ -43,11 +35,7 @@ const runs = new PerExecution<NodeRun>(executionLimits.stateIdleMs, 'drop', (run
 	else budget.ceilingChanged();
 });
 
-/**
- * The service a base URL reaches, one way however it is spelt: scheme and host in lower case, the
- * default port made explicit, and every name of this machine (`localhost`, 127.0.0.1, [::1]) as
- * one, so that two spellings of one service never get two budgets.
- */
+/** One spelling per service (port explicit, loopback names as one): never two budgets for one. */
 export function serviceOrigin(configured: unknown): string {
 	const base = serviceBaseUrl(configured);
 	let url: URL;
@@ -62,7 +50,7 @@ export function serviceOrigin(configured: unknown): string {
 	return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** This node run, its account read from the credential the first time (the key is never kept). */
+/** The key is never kept, only the account's digest. */
 async function nodeRun(ctx: IExecuteSingleFunctions): Promise<NodeRun> {
 	const node = ctx.getNode().name;
 	const known = runs.peek(ctx, node);
@@ -74,12 +62,11 @@ async function nodeRun(ctx: IExecuteSingleFunctions): Promise<NodeRun> {
 	return runs.get(ctx, node, () => ({ id: `${ctx.getExecutionId()}|${node}`, account }));
 }
 
-/** The account (base URL and key) this node run uses, as a digest. */
+/** The account (base URL and key) of this node run, as a digest. */
 export async function accountOfRun(ctx: IExecuteSingleFunctions): Promise<string> {
 	return (await nodeRun(ctx)).account;
 }
 
-/** The account's budget, the rate this node run asks for taken into its ceiling. */
 async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<AccountBudget> {
 	const run = await nodeRun(ctx);
 	if (!run.budget) {
@@ -93,10 +80,7 @@ async function budgetFor(ctx: IExecuteSingleFunctions, rate: number): Promise<Ac
 	return run.budget;
 }
 
-/**
- * The service answered a request of this node run, sent at `sentAt`: its account's budget adapts
- * (see `AccountBudget.heard`), and a change of the rate in force goes to n8n's log at debug level.
- */
+/** The account's budget adapts to an answer; a change of rate goes to n8n's debug log. */
 export function recordServicePace(
 	ctx: IExecuteSingleFunctions,
 	sentAt: number,
@@ -119,7 +103,6 @@ function stoppedBeforeSlot(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	);
 }
 
-/** A request its sender gave up while it waited for its slot: nothing was sent. */
 function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	return new IdealHouseItemError(
 		ctx.getNode(),
@@ -132,32 +115,19 @@ function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	);
 }
 
-/**
- * A request slot, once given: call it when the request's answer or failure has come, or call
- * `unused` when nothing was sent with it after all.
- */
+/** Call it once the answer or failure has come, or `unused` when nothing was sent. */
 export type RequestSlot = (() => void) & { unused(): void };
 
-/** How a request waits for its slot. */
 export interface SlotWait {
-	/** Its place when requests wait for the request budget; a create's by default. */
+	/** A create's by default. */
 	priority?: SlotPriority;
-	/** Fired while it still waits for its slot: it is not sent, and fails meaning `withdrawn`. */
+	/** Fired while it waits: not sent, it fails meaning `withdrawn`. */
 	withdraw?: AbortSignal;
-	/**
-	 * The latest time it may be sent (a status check's deadline). A slot that cannot open by then,
-	 * the account held longer by a Retry-After or the wait running past it, withdraws it unsent.
-	 */
+	/** The latest it may be sent (a status check's deadline), else withdrawn unsent. */
 	sendBy?: number;
 }
 
-/**
- * Waits for the account's next request slot (creates and polls share the budget), and
- * returns what to call once the request's answer or failure has come. When requests queue for a
- * slot, polls of tasks that are likely done go first, then creates, then other polls, the oldest
- * first within each (see `PrioritySlots`). When `withdraw` fires, or `sendBy` passes, while it
- * still waits, it gives its place up and throws an error meaning `withdrawn`.
- */
+/** Waits for the account's next slot, in `PrioritySlots` order; creates and polls share it. */
 export async function takeRequestSlot(
 	ctx: IExecuteSingleFunctions,
 	rate: number,
@@ -178,7 +148,7 @@ export async function takeRequestSlot(
 	try {
 		given = await slots.take(priority, withdraw ? AbortSignal.any([stop, withdraw]) : stop, sendBy);
 	} catch {
-		// The slots reject only when the execution is stopped or the sender gave the request up.
+		// The slots reject only on Stop or when the sender gave the request up.
 		if (withdraw?.aborted && !stop.aborted) throw withdrawnError(ctx);
 		throw stoppedBeforeSlot(ctx);
 	}

@@ -1,3 +1,6 @@
+// How the service's answers are read: the envelope (64-bit ids kept exact), a refusal told from an
+// answer it may have acted on, and the pace an answer asks for. HTTP errors come back as answers
+// (`ignoreHttpStatusErrors`) so that the service's own message survives into the error.
 import type { IDataObject, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
 import { INTERNAL_ERROR, NOT_ENOUGH_CREDITS } from '../core/api-codes';
@@ -17,13 +20,6 @@ import {
 	type FailureContext,
 	type FailureFacts,
 } from './failures';
-
-/**
- * How the service's answers are read: the envelope (`code`, `message`, `data`), parsed keeping
- * 64-bit task ids exact; a refusal told from an answer the service may have acted on; the pace an
- * answer asks for. HTTP errors come back as answers (`ignoreHttpStatusErrors`), so that the
- * service's own message survives into the error.
- */
 
 /** An answer of the service, its body as text with the key already cleared from it. */
 export interface ServiceResponse extends IN8nHttpFullResponse {
@@ -66,20 +62,13 @@ export function envelopeCode(response: ServiceResponse): number | undefined {
 	return envelopeIn(response.body)?.code;
 }
 
-/**
- * The service answered with an error code of its own: it refused the request and did not act on
- * it. Behind a 5xx the same body may be a gateway's, after the service acted; an error envelope
- * that still names a task may stand for a task that exists.
- */
+// An error code of the service's own refuses. Behind a 5xx it may be a gateway's after the service
+// acted, and one that names a task may stand for a task that exists.
 function isRefusal(statusCode: number, envelope: Envelope): boolean {
 	return envelope.code !== 0 && statusCode < 500 && toTaskId(envelope.data) === undefined;
 }
 
-/**
- * The service's Retry-After on a refused request. One that names no time the node can read
- * (neither seconds nor an HTTP date) still asks to wait: it counts as the longest wait the node
- * honours, for the account's pause and the request's own rule alike.
- */
+// A Retry-After the node cannot read still asks to wait: it counts as the longest wait honoured.
 function serviceRetryAfterMs(headers: IDataObject | undefined): number | undefined {
 	const ms = retryAfterMs(headers);
 	return ms === undefined && headers?.['retry-after'] !== undefined
@@ -87,11 +76,7 @@ function serviceRetryAfterMs(headers: IDataObject | undefined): number | undefin
 		: ms;
 }
 
-/**
- * What an answer says about the pace of the account's requests: HTTP 429, or code 1003 with a
- * Retry-After, is a throttle; any other answer below HTTP 500 went through at this pace; a 5xx
- * says nothing about it.
- */
+/** HTTP 429, or code 1003 with a Retry-After, is a throttle; a 5xx says nothing of the pace. */
 export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined {
 	const retryAfter = serviceRetryAfterMs(response.headers);
 	const busy = retryAfter !== undefined && envelopeCode(response) === INTERNAL_ERROR;
@@ -105,19 +90,10 @@ export interface EnvelopeReader {
 	getItemIndex?(): number;
 }
 
-/**
- * The request an answer is read for, when it matters to what the answer means: a create (an error
- * answer that still names a task may stand for a task that exists), or a read of one task (any
- * failure is about that task).
- */
+/** A create (an error naming a task may mean it exists), or a read of one task. */
 export type Asked = 'create' | { taskId: string };
 
-/**
- * Turns a full HTTP response into the envelope's `data`, or throws the error of the row of
- * `SERVICE_FAILURES` the answer is: codes 1003, HTTP 429/5xx and unreadable bodies are passing
- * faults; HTTP 429, a redirect, a 4xx page and an error code of the service's own were refused;
- * code 9051 is "not enough credits" behind any status.
- */
+/** The envelope's `data`, or throws the error of the `SERVICE_FAILURES` row the answer is. */
 export function readEnvelope(
 	this: EnvelopeReader,
 	response: IN8nHttpFullResponse,
@@ -163,8 +139,7 @@ export function readEnvelope(
 	}
 
 	if (envelope.code !== 0 || status >= 400) {
-		// The service itself answered "internal error": it did not take the request. The same
-		// body behind a 5xx may come from a gateway after the service acted, so that one is not.
+		// The service's own "internal error" took nothing; behind a 5xx it may be a gateway's.
 		const internalError: Retry | undefined =
 			envelope.code === INTERNAL_ERROR && status < 400
 				? { reason: `code ${INTERNAL_ERROR}`, afterMs: serviceRetryAfterMs(response.headers) }
@@ -185,10 +160,7 @@ export function readEnvelope(
 	return envelope.data;
 }
 
-/**
- * A 3xx: the request was not followed, so the key went nowhere but to the base URL. One whose
- * envelope names a task says that the task may exist.
- */
+// A 3xx is not followed, so the key went no further; one naming a task says it may exist.
 function movedError(
 	context: FailureContext & { httpCode: string },
 	response: IN8nHttpFullResponse,

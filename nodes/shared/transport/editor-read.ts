@@ -10,10 +10,8 @@ import { readEnvelope } from './answers';
 import { RAW_RESPONSE, sendWithKey } from './send';
 
 /**
- * A read the editor makes while the user edits the node (an option list), through the same rules
- * as every other request: no redirects, a time limit, the key cleared from whatever comes back.
- * There is no item or execution there, so no request budget and no Stop; `what` names the read
- * in the message when the service cannot be reached.
+ * An option list the editor loads, under every request's rules (no redirects, a time limit, the key
+ * cleared); with no item or execution there, no request budget and no Stop.
  */
 export async function editorRead(
 	ctx: ILoadOptionsFunctions,

@@ -1,3 +1,5 @@
+// Every way a request to Ideal House can fail, in one table: what it proves about the request
+// (`outcome`) and its words; the item's end adds `fix` and `runAgain` (`finalAdvice`).
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { API_CODES, NOT_ENOUGH_CREDITS, type RunAgain } from '../core/api-codes';
@@ -5,26 +7,16 @@ import { IdealHouseApiError, rewrittenByN8n } from '../core/errors';
 import { aboutTask, type NamedTask, type Outcome, type Retry } from '../core/outcome';
 import type { NetworkFailure } from '../http/network';
 
-/**
- * Every way a request to Ideal House can fail, in one table: what the failure proves about the
- * request (`outcome`), and its words. The message says what happened, `cause` what that means for
- * the request, `fix` and `runAgain` what to do; the item's end adds those last two, knowing
- * whether a task may exist (`finalAdvice`). Which row a failure is, is read where it is met: a
- * network failure by its code (`networkFailure`), an answer by `readEnvelope`.
- */
+/** Which row: a network failure by its code (`networkFailure`), an answer by `readEnvelope`. */
 export type ServiceFailure =
 	| NetworkFailure
-	/** The request's time limit ran out before an answer came. */
 	| 'noAnswerInTime'
 	/** An answer below HTTP 300 whose body is not the service's envelope (cut short, garbled). */
 	| 'unreadableAnswer'
-	/** HTTP 3xx: never followed. */
 	| 'redirect'
 	/** HTTP 4xx (not 429) without the service's envelope: a proxy's or a web server's page. */
 	| 'pageOf4xx'
-	/** HTTP 429 without the service's envelope. */
 	| 'throttled'
-	/** HTTP 5xx without the service's envelope. */
 	| 'pageOf5xx'
 	/** An error code of the service's own, below HTTP 500: it refused the request. */
 	| 'serviceCode'
@@ -35,18 +27,17 @@ export type ServiceFailure =
 	/** Code 9051, behind any status: the account has too few credits; nothing was created. */
 	| 'notEnoughCredits';
 
-/** What a failure proves about its request (see `Outcome`). */
 type Proves = 'neverSent' | 'refused' | 'maybeActed';
 
 interface Row {
 	outcome: Proves;
-	/** For the code rows, the start of it: the code and its meaning follow (`codeError`). */
+	/** For the code rows, its start (`codeError`). */
 	message: string;
 	/** `{status}`, `{name}` and `{task}` stand for the answer's. */
 	cause: string;
 	/** What to do about it; never "run again" (see `runAgain`). For the code rows, the code's. */
 	fix?: string;
-	/** Whether running the node again is then the remedy, when nothing was charged. */
+	/** When nothing was charged. */
 	runAgain?: RunAgain;
 }
 
@@ -174,9 +165,9 @@ const itemText = (itemIndex: number | undefined) =>
 
 export interface FailureContext {
 	node: INode;
-	/** Absent outside an item, e.g. while the editor loads an option list. */
+	/** Absent in the editor's option lists. */
 	itemIndex?: number;
-	/** HTTP status that came with the answer, as text (n8n's convention). */
+	/** As text (n8n's convention). */
 	httpCode?: string;
 }
 
@@ -188,7 +179,6 @@ export interface FailureFacts {
 	more?: string;
 	retry?: Retry;
 	apiCode?: number;
-	/** A task the answer named. */
 	taskId?: string;
 	/** The task a read asked about: any failure of it is about that task. */
 	about?: NamedTask;
@@ -199,10 +189,8 @@ export interface FailureFacts {
 }
 
 /**
- * The error of one failure: its row's outcome and words, with what only this case knows. No
- * system code ever goes in the message: n8n would replace it with advice to retry (see
- * `rewrittenByN8n`); nor, when the request may have been acted on, words quoted from elsewhere
- * that say to send it again.
+ * No system code goes in the message, or n8n replaces it with advice to retry (`rewrittenByN8n`);
+ * nor, when the request may have been acted on, quoted words that say to send it again.
  */
 export function failureError(
 	context: FailureContext,
@@ -245,11 +233,7 @@ export function failureError(
 	return error;
 }
 
-/**
- * An error code of the service, as the row the answer is: the service's refusal, a code behind an
- * HTTP error, or one whose data names a task. The code's action is what to do. Code 9051 is "not
- * enough credits" whatever the status around it.
- */
+/** An error code of the service; 9051 is "not enough credits" whatever the status around it. */
 export function codeError(
 	context: FailureContext & { httpCode: string },
 	kind: 'serviceCode' | 'codeBehindHttpError' | 'taskNamed',

@@ -1,3 +1,5 @@
+// Every request to Ideal House leaves here with the key, which n8n's authenticated helper adds to
+// that request alone; its answer comes back with the key cleared before it can reach anything.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
@@ -24,13 +26,6 @@ import { paceSignalOf, readEnvelope, type ServiceResponse } from './answers';
 import { failureError, SEND_AGAIN_WORDS } from './failures';
 import { recordServicePace, takeRequestSlot, type SlotWait } from '../rate/slots';
 
-/**
- * The service's send: every request to Ideal House leaves here with the key, which n8n's
- * authenticated helper adds to that request alone, and its answer comes back with the key
- * cleared from it before any of it can reach a message, an item or a log line. The routed
- * requests (a create, a Get Result) are built by n8n from `REQUEST_DEFAULTS`.
- */
-
 /** Request settings shared by the routing defaults and the node's own requests. */
 export const RAW_RESPONSE: Pick<
 	IHttpRequestOptions,
@@ -49,7 +44,6 @@ export const REQUEST_DEFAULTS = {
 	...RAW_RESPONSE,
 };
 
-/** Sends to the service with its key: n8n's authenticated helper adds it to this request alone. */
 export async function sendWithKey(
 	ctx: IExecuteSingleFunctions | ILoadOptionsFunctions,
 	request: GuardedRequest,
@@ -61,10 +55,7 @@ export async function sendWithKey(
 	);
 }
 
-/**
- * A request to the service that failed on the way, rebuilt without its configuration (the key).
- * The code goes in the description: n8n replaces a message that names it.
- */
+/** Rebuilt without the request's configuration (the key); the code goes in the description. */
 export function networkError(
 	this: IExecuteSingleFunctions,
 	error: unknown,
@@ -94,9 +85,8 @@ function timeoutError(ctx: IExecuteSingleFunctions, timeoutMs: number): IdealHou
 }
 
 /**
- * Sends one authenticated request: no redirects, at most `timeoutMs`, cut off by Stop. Failures
- * become errors without the request's configuration (which holds the key). What the answer says
- * about the pace (a throttle or not) goes to the account's request budget.
+ * No redirects, at most `timeoutMs`, cut off by Stop; failures become errors without the request's
+ * configuration (which holds the key). The answer's pace goes to the account's request budget.
  */
 export async function sendToService(
 	ctx: IExecuteSingleFunctions,
@@ -142,9 +132,7 @@ async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
 	return serviceBaseUrl((await ctx.getCredentials(CREDENTIAL_NAME)).baseUrl);
 }
 
-/** How a request waits for its slot of the account's request budget. */
 export interface InSlot extends SlotWait {
-	/** The most this request may wait for its answer. */
 	timeoutMs: number;
 	/** The item's Max Requests per Second. */
 	rate: number;

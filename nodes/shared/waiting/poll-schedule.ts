@@ -1,7 +1,5 @@
-/**
- * The poll planner's one implementation (see `poll-planner.ts` for the model). Pure: every time
- * comes in as an argument, so the decisions can be pinned in tests.
- */
+// The poll planner's one implementation; pure (every time is an argument) so tests can pin it.
+// The model: docs/design/waiting.md
 import type { SlotPriority } from '../rate/order';
 
 import type { QueueObservations, Window } from './queue-observations';
@@ -10,7 +8,7 @@ import { pollLimits } from '../core/limits';
 /** Never sooner than the service allows after the last check. */
 const MIN_GAP_MS = pollLimits.intervalSeconds.min * 1000;
 
-/** How many schedules were made: each takes its own name in the shared record. */
+/** Each schedule takes its own name in the shared record. */
 let schedules = 0;
 
 /** When a queued task finishes; firm when the record's run time places it, not a pace alone. */
@@ -22,7 +20,6 @@ export interface TaskProgress {
 	waitNumber?: number;
 }
 
-/** The planner behind `PollPlanner` (poll-planner.ts), which is how the poller sees it. */
 export class PollSchedule {
 	private lastPollAt: number | undefined;
 	/** The latest moment the task was seen not yet progressing: its start is later than this. */
@@ -32,31 +29,22 @@ export class PollSchedule {
 	/** The first reading above 0 % since then: with a later one it gives the pace. */
 	private anchor: { at: number; percentage: number } | undefined;
 	private lastPercentage = 0;
-	/** Whether progress still looks usable for predictions. */
+	/** False once progress jumps, goes back or stops fitting: no longer usable. */
 	protected informative = true;
-	/** By when the task should have finished, from its progress; undefined while unknown. */
+	/** By when the task should have finished, from its progress. */
 	protected finishPrediction: number | undefined;
-	/** The earliest it can finish, from the same reading. */
 	private earliestFinish: number | undefined;
-	/** The latest reading that found the task queued, while it still is. */
 	private queued: { at: number; waitNumber: number } | undefined;
 	/** The first of the readings that found it queued: with the latest, its own pace. */
 	private firstQueued: { at: number; waitNumber: number } | undefined;
-	/** The finish its queue predicted for the check under way, as `aimNextCheck` recorded it. */
+	/** The check under way is judged against it. */
 	private aimedTurn: Turn | undefined;
 	/** Still queued when the shared picture said it would run: from then on, its own pace only. */
 	private ownPaceOnly = false;
-	/** Whether the prediction came from the run time of the API's other tasks. */
+	/** Predicted from the other tasks' run time. */
 	private borrowedPrediction = false;
 
-	/**
-	 * @param createdAt when the create call returned
-	 * @param intervalMs the Poll Interval: the longest wait while nothing is predicted
-	 * @param firstWaitMs the wait before the first poll (the interval with its jitter)
-	 * @param observations what the polls of the same API's tasks have shown about its queue
-	 * @param taskKey this task's name in `observations`: only tells the tasks apart, so by
-	 * default a name of its own, never the service's id
-	 */
+	/** `taskKey` only tells the tasks apart in the record: its own name, not the service's id. */
 	constructor(
 		readonly createdAt: number,
 		private readonly intervalMs: number,
@@ -67,12 +55,10 @@ export class PollSchedule {
 		this.notStartedAt = createdAt;
 	}
 
-	/** Whether the last poll found the task waiting for its turn. */
 	get isQueued(): boolean {
 		return this.queued !== undefined;
 	}
 
-	/** Records what a poll answered at `at`. */
 	observe(at: number, task: TaskProgress): void {
 		const previousPollAt = this.lastPollAt ?? this.createdAt;
 		this.lastPollAt = at;
@@ -147,7 +133,7 @@ export class PollSchedule {
 		}
 	}
 
-	/** Tells the shared record when the task ended: as predicted if that fits, else between polls. */
+	/** As predicted if that fits, else between the polls. */
 	private recordEnded(previousPollAt: number, at: number, plan: Window | undefined): void {
 		if (!this.observations) return;
 		const predicted =
@@ -158,8 +144,7 @@ export class PollSchedule {
 		const lo = Math.max(previousPollAt, predicted?.lo ?? previousPollAt);
 		const hi = Math.min(at, predicted?.hi ?? at);
 		const end = lo <= hi ? { lo, hi } : { lo: previousPollAt, hi: at };
-		// An end known only to within more than a second (say, polls held back by the request
-		// budget) would blur the other tasks' turns more than it places them.
+		// An end known to more than a second (polls held back) would blur others' turns.
 		if (end.hi - end.lo <= pollLimits.refineAboveMs) this.observations.recordEnd(this.taskKey, end);
 	}
 
@@ -171,15 +156,9 @@ export class PollSchedule {
 	}
 
 	/**
-	 * Between when the task can finish at the earliest and by when at the latest, from a reading of
-	 * `percentage` (a whole number, rounded down) at `at`, and how long it runs as far as its own
-	 * readings tell.
-	 *
-	 * A task is first taken to have started when it was created (or last seen queued or at 0 %).
-	 * That is trusted when it puts the finish within two intervals. A slower reading may come from
-	 * a task that queued unseen before it started: then a second reading, one interval later,
-	 * gives the pace, and the two together place the poll. Until then, the run time its API's other
-	 * tasks have shown places it, if they have shown one.
+	 * The finish and run time a reading allows (`percentage` rounded down). The start is taken as the
+	 * last sighting not started, trusted within two intervals; a slower task may have queued unseen,
+	 * so a second reading gives its pace, and until then the other tasks' run time places it.
 	 */
 	private finishWindow(
 		at: number,
@@ -191,18 +170,16 @@ export class PollSchedule {
 		if (!this.anchor) {
 			if (!this.sawNotStarted && bySighting - at <= 2 * this.intervalMs) {
 				const earliest = start + ((at - start) * 100) / (percentage + 1);
-				// A first poll held back by the request budget may come after a queue it did not see:
-				// good enough for its own poll (the finish is no later), not for others' run time.
+				// A first poll held back by the budget may follow an unseen queue: good for its own poll
+				// (the finish is no later), not for others' run time.
 				const early = at - start <= this.firstWaitMs + pollLimits.tentativeSlackMs;
 				const run = early ? { lo: earliest - start, hi: bySighting - start } : undefined;
 				return { earliest, latest: bySighting, run };
 			}
 			this.anchor = { at, percentage };
 			if (!this.sawNotStarted && at - start <= this.firstWaitMs + pollLimits.tentativeSlackMs) {
-				// Not trusted for this task's own poll, but, until its next reading, the queued tasks
-				// of its API go by it while no task has shown more: its run time if it did not queue
-				// unseen. Only from a first poll that was not held back, so that it could not have
-				// queued long unseen.
+				// Not trusted for its own poll, but the queued tasks go by it until more is shown: a
+				// first poll not held back cannot have queued long unseen.
 				const run = { lo: ((at - start) * 100) / (percentage + 1), hi: bySighting - start };
 				this.observations?.recordRun(this.taskKey, run, true);
 				this.observations?.recordEnd(this.taskKey, { lo: start + run.lo, hi: bySighting });
@@ -230,10 +207,7 @@ export class PollSchedule {
 		return { earliest, latest, run };
 	}
 
-	/**
-	 * While the task queues: when it will finish, from the shared picture of its API's queue, or
-	 * else from the pace of its own readings; undefined while neither tells.
-	 */
+	/** From the shared record of the queue, else from the pace of its own readings. */
 	private queuedFinish(): Turn | undefined {
 		const queued = this.queued;
 		if (!queued || queued.waitNumber < 1) return undefined;
@@ -245,8 +219,7 @@ export class PollSchedule {
 			first && queued.at > first.at && queued.waitNumber < first.waitNumber
 				? (first.waitNumber - queued.waitNumber) / (queued.at - first.at)
 				: undefined;
-		// Its own pace, else (while the record has no run time yet) the pace the API's other queued
-		// tasks saw. A pace from a few readings only, whose ends come in bursts of one a worker.
+		// Its own pace, else the other queued tasks': loose, from a few readings of bursty ends.
 		const pace = own ?? record?.pace;
 		if (!pace) return undefined;
 		// Tasks ahead end at this pace: all of them are done, and this one has started, by then.
@@ -257,17 +230,12 @@ export class PollSchedule {
 		};
 	}
 
-	/** Records the turn the next check aims at (its answer is judged against it); returns its wait. */
 	aimNextCheck(now: number): number {
 		const plan = this.plan(now);
 		this.aimedTurn = plan.turn;
 		return plan.waitMs;
 	}
 
-	/**
-	 * Whether a check that came due and still waits for a request slot should be given up: what
-	 * the record learnt since places the queued task's turn firmly later than a second from now.
-	 */
 	turnMovedLater(now: number): boolean {
 		const plan = this.plan(now);
 		return plan.turn?.firm === true && plan.waitMs > pollLimits.withdrawAboveMs;
@@ -285,9 +253,8 @@ export class PollSchedule {
 		const earliest = this.earliestFinish ?? 0;
 		const queued = this.queuedFinish();
 		if (queued) {
-			// Far off and not yet pinned to a second: one reading of its progress first. No 30 s limit
-			// here: the queue, not the progress, places this poll, and a queue shorter than planned
-			// shows in the other tasks' polls, which plan this one anew (see `QueueObservations`).
+			// Far off and not pinned to a second: one reading of its progress first. No 30 s cap: a
+			// shorter queue shows in the other tasks' polls, which plan this one anew.
 			target =
 				queued.hi - queued.lo > pollLimits.refineAboveMs &&
 				queued.lo - now > pollLimits.refineLeadMs + MIN_GAP_MS
@@ -310,7 +277,6 @@ export class PollSchedule {
 		return { waitMs: Math.max(0, wait), turn: queued };
 	}
 
-	/** The place of this task's next poll when requests have to wait for the budget. */
 	priority(now: number): SlotPriority {
 		if (this.finishPrediction !== undefined && now >= this.finishPrediction) {
 			return { rank: 'likelyDone', age: this.finishPrediction };

@@ -1,14 +1,8 @@
+// What the checks of one API's tasks in one execution have shown about its queue, so that a queued
+// task can tell when its turn comes. Pure. The model: docs/design/waiting.md
 import { queueLimits } from '../core/limits';
 
-/**
- * What the checks of one API's tasks have shown about its queue, shared by those tasks so that a
- * queued task can tell when its turn comes: how long a task runs, when tasks ended, how many run
- * at once, and the pace of the queue. One record per node execution and API (`queueOf` in
- * `poll-planner.ts`). Pure: every time comes in as an argument. CONTRIBUTING's "How waiting
- * decides" tells what each of these is and how a turn is placed from them.
- */
-
-/** Between these two moments (or durations), in ms. */
+/** Between two moments (or durations), in ms. */
 export interface Window {
 	lo: number;
 	hi: number;
@@ -16,28 +10,24 @@ export interface Window {
 
 export class QueueObservations {
 	private readonly runs = new Map<string, Window>();
-	/** Run times read from one early reading only: used while no task has shown more. */
+	/** From one early reading only: used while no task has shown more. */
 	private readonly tentativeRuns = new Map<string, Window>();
 	private readonly ends = new Map<string, Window>();
-	/** Ends sorted by their middle; rebuilt when an end is added or moved. */
 	private sortedEnds: Window[] | undefined;
 	private runWindow: Window | undefined;
-	/** The run time the queued tasks last planned by. */
 	private toldRunTime: Window | undefined;
-	/** The run time the ends' rhythm gives; null until worked out from the current ends. */
+	/** From the ends' rhythm; null until worked out from the current ends. */
 	private rhythm: Window | undefined | null = null;
-	/** The fewest tasks ahead that any queued task reported: the workers are no more. */
+	/** The fewest tasks ahead any queued task reported: the workers are no more. */
 	workersAtMost: number | undefined;
 	/** From the first to the latest reading that found a task queued: every worker was busy. */
 	private busy: Window | undefined;
 	private readonly listeners = new Set<() => void>();
 	private readonly paces: Array<{ drop: number; ms: number; surelyQueued: boolean }> = [];
-	/** The settled pace the queued tasks were last told of. */
 	private toldPace: { pace: number; spread: number } | undefined;
-	/** The run time the settled pace and the workers give, while no task has shown its own. */
+	/** From the settled pace and the workers, while no task has shown its own run time. */
 	private paceRun: Window | undefined;
 
-	/** A running task's run time, as far as its progress pins it down; replaces its earlier one. */
 	recordRun(taskKey: string, run: Window, tentative = false): void {
 		if (!(run.lo > 0) || !(run.hi >= run.lo)) return;
 		const runs = tentative ? this.tentativeRuns : this.runs;
@@ -48,7 +38,6 @@ export class QueueObservations {
 		this.runsChanged();
 	}
 
-	/** The task ended: what its one early reading suggested no longer counts. */
 	forgetTentative(taskKey: string): void {
 		if (this.tentativeRuns.delete(taskKey)) this.runsChanged();
 	}
@@ -58,14 +47,12 @@ export class QueueObservations {
 		this.tellIfRunTimeMoved();
 	}
 
-	/** What the tasks' progress shows, else what the settled pace of the queue gives. */
 	private updateRunWindow(): void {
 		const samples = this.runs.size > 0 ? this.runs : this.tentativeRuns;
 		this.runWindow = samples.size > 0 ? agreed([...samples.values()]) : this.paceRun;
 		this.rhythm = null;
 	}
 
-	/** The queued tasks plan again when the run time they go by appears or moves by more than 1 %. */
 	private tellIfRunTimeMoved(): void {
 		const before = this.toldRunTime;
 		const after = this.runTime;
@@ -81,7 +68,7 @@ export class QueueObservations {
 		}
 	}
 
-	/** When a task ends (predicted) or ended (seen); replaces its earlier one. */
+	/** Predicted or seen; replaces the task's earlier one. */
 	recordEnd(taskKey: string, end: Window): void {
 		if (!(end.hi >= end.lo)) return;
 		const first = !this.ends.has(taskKey);
@@ -97,16 +84,12 @@ export class QueueObservations {
 		else if (this.runWindow) this.tellIfRunTimeMoved();
 	}
 
-	/**
-	 * Between two readings of a queued task, `drop` of the `ahead` tasks ahead of it at the first
-	 * ended in `ms`.
-	 */
+	/** Between two readings of a queued task, `drop` of the `ahead` tasks ahead ended in `ms`. */
 	recordPace(drop: number, ms: number, ahead = Infinity): void {
 		if (!(ms > 0) || !(drop >= 0)) return;
 		// Readings of a queue that had not moved yet do not count as its pace being known.
 		const first = drop > 0 && this.pace === undefined;
-		// A task near its turn is read queued again only when few of the tasks ahead ended: its
-		// reading would make the queue look slower than it is.
+		// Read queued again near its turn means few ahead ended: the queue would look slow.
 		const surelyQueued = ahead - (this.pace ?? 0) * ms >= 2 * (this.workersAtMost ?? 1);
 		this.paces.push({ drop, ms, surelyQueued });
 		if (this.paces.length > queueLimits.maxPaces) this.paces.shift();
@@ -124,12 +107,10 @@ export class QueueObservations {
 		if (first || moved) this.changed();
 	}
 
-	/** The settled pace or the workers moved: so did the run time they give. */
 	private paceRunChanged(): void {
 		const workers = this.workersAtMost;
 		const told = this.toldPace;
-		// Each worker ends a task per run time: the workers over the pace is the run time, known as
-		// well as the pace is.
+		// Each worker ends a task per run time: the workers over the pace is the run time.
 		this.paceRun =
 			told && workers
 				? {
@@ -142,7 +123,7 @@ export class QueueObservations {
 		this.toldRunTime = this.runTime;
 	}
 
-	/** Tasks ahead ending per ms, as the queued tasks saw them; undefined before any ended. */
+	/** Tasks ahead ending per ms; undefined before any ended. */
 	get pace(): number | undefined {
 		let drop = 0;
 		let ms = 0;
@@ -153,11 +134,7 @@ export class QueueObservations {
 		return drop > 0 ? drop / ms : undefined;
 	}
 
-	/**
-	 * The pace, once enough readings back it to move a check that is already due. Workers end
-	 * their tasks in bursts, so one reading's count of the tasks ahead that ended may be off by up
-	 * to a task per worker; over many readings those errors mostly cancel out.
-	 */
+	/** The pace once enough readings back it: each may be off by a burst of ends; many cancel. */
 	get settledPace(): { pace: number; spread: number } | undefined {
 		let drop = 0;
 		let ms = 0;
@@ -169,14 +146,12 @@ export class QueueObservations {
 			count++;
 		}
 		if (!(drop > 0)) return undefined;
-		// Each reading's error lies evenly within a burst either way: over k readings, the spread
-		// of their sum is a burst times the root of k / 3.
+		// Each reading is off evenly within a burst: over k readings, a burst times the root of k / 3.
 		const burst = this.workersAtMost ?? 1;
 		const spread = (burst * Math.sqrt(count / 3)) / drop;
 		return spread <= queueLimits.paceSettledShare ? { pace: drop / ms, spread } : undefined;
 	}
 
-	/** A poll found a task queued with `waitNumber` tasks ahead at `at`. */
 	recordQueued(waitNumber: number, at: number): void {
 		if (!(waitNumber >= 1)) return;
 		this.busy = { lo: Math.min(this.busy?.lo ?? at, at), hi: Math.max(this.busy?.hi ?? at, at) };
@@ -187,23 +162,17 @@ export class QueueObservations {
 		}
 	}
 
-	/** How long this API's tasks run, when any was seen running long enough to tell. */
 	get runTime(): Window | undefined {
 		const run = this.runWindow;
 		const queue = this.queueRunTime();
 		if (!run || !queue) return run;
-		// The queue's own rhythm pins the run time closer, where it agrees with the progress.
+		// The queue's rhythm pins it closer, where it agrees with the progress.
 		const lo = Math.max(run.lo, queue.lo);
 		const hi = Math.min(run.hi, queue.hi);
 		return lo <= hi ? { lo, hi } : run;
 	}
 
-	/**
-	 * In a queue that stays busy, each worker starts its next task as it ends one, so its ends lie
-	 * whole run times apart. Each recent end and the end nearest to where its worker ended some
-	 * rounds earlier measure the run time more finely than any one task's whole-number percentage
-	 * does; an end with no partner there (seen too late to place) measures nothing.
-	 */
+	/** In a busy queue a worker's ends lie whole run times apart: pairs of them measure it finely. */
 	private queueRunTime(): Window | undefined {
 		if (this.rhythm !== null) return this.rhythm;
 		this.rhythm = undefined;
@@ -217,7 +186,6 @@ export class QueueObservations {
 			Math.floor((mid(ends[ends.length - 1]) - mid(ends[0])) / average),
 		);
 		if (rounds < 1) return undefined;
-		// Where the partner lies is known only as well as the run time, over that many rounds.
 		const tolerance = Math.min(
 			average / 2,
 			queueLimits.partnerShare * average + (rounds * (run.hi - run.lo)) / 2,
@@ -233,20 +201,15 @@ export class QueueObservations {
 		return this.rhythm;
 	}
 
-	/**
-	 * When a task that had `waitNumber` tasks ahead at `at` will finish, between the earliest and
-	 * the latest its queue allows; undefined while the run time is not known.
-	 */
+	/** When a task with `waitNumber` ahead at `at` will finish; undefined without a run time. */
 	queuedFinish(at: number, waitNumber: number): Window | undefined {
 		const run = this.runTime;
 		if (!run || waitNumber < 1) return undefined;
 		const workers = Math.max(1, Math.min(this.workers() ?? 1, waitNumber));
 		const ends = this.sorted();
 		const average = (run.lo + run.hi) / 2;
-		// Each worker ends a task every run time, so every end tells, by whole run times, when its
-		// worker ends one in the run time after `at`: the ends nearest `at` tell it best. Ends may be
-		// missing (tasks seen done too late to place), so the workers' ends are taken as quantiles of
-		// those carried, not one by one; workers not seen at all may end at any moment.
+		// Ends carried on by whole run times tell when the workers next end; some may be missing, so
+		// take quantiles of them, and a worker not seen at all may end at any moment.
 		const near = ends.filter(
 			(end) => Math.abs(mid(end) - at) <= queueLimits.recentRounds * average,
 		);
@@ -264,10 +227,9 @@ export class QueueObservations {
 			while (running.length < workers) running.push({ lo: at, hi: at + run.hi });
 			running.sort((x, y) => mid(x) - mid(y));
 		}
-		// The tasks waiting ahead, then this one, start in turn as those end, each a run time later.
+		// Those ahead, then this one, start in turn as the workers end, a run time per round.
 		const phase = running[waitNumber % workers];
 		const rounds = Math.floor(waitNumber / workers);
-		// The ends nearest to it, on the same worker, pin it closer than rounds of run times do.
 		const finish = { lo: phase.lo + rounds * run.lo, hi: phase.hi + rounds * run.hi };
 		const around = ends.filter(
 			(end) => Math.abs(mid(end) - mid(finish)) <= queueLimits.recentRounds * average,
@@ -275,18 +237,14 @@ export class QueueObservations {
 		return narrowed(finish, around, run);
 	}
 
-	/**
-	 * How many run at once. The fewest tasks ahead a queued task reported is an upper bound, and
-	 * exact only if a task was read just as its turn neared. While the queue stayed busy, its ends
-	 * per run time count the workers; where they count a few less, that is the number.
-	 */
+	/** At most the fewest tasks ahead seen; a busy queue's ends per run time may count fewer. */
 	private workers(): number | undefined {
 		const most = this.workersAtMost;
 		const run = this.runWindow;
 		const busy = this.busy;
 		if (!most || !run || !busy) return most;
 		const average = (run.lo + run.hi) / 2;
-		// Whole run times within the busy stretch, the last one left out: its ends may not all be in.
+		// Whole run times of the busy stretch but the last, whose ends may not all be in.
 		const rounds = Math.floor((busy.hi - busy.lo) / average) - 1;
 		if (rounds < 2) return most;
 		const from = busy.lo;
@@ -300,7 +258,7 @@ export class QueueObservations {
 		return counted < most && counted >= most * (1 - queueLimits.countShare) ? counted : most;
 	}
 
-	/** Calls `listener` whenever what the queued tasks plan from has changed; returns its removal. */
+	/** Calls `listener` whenever what the queued tasks plan from has changed. */
 	onChange(listener: () => void): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
@@ -318,11 +276,7 @@ export class QueueObservations {
 
 const mid = (window: Window) => (window.lo + window.hi) / 2;
 
-/**
- * A worker's end, narrowed by the later (or earlier) ends that fall on it a whole number of run
- * times away: a task read closely as it ran pins the rhythm of the tasks before and after it on
- * the same worker, where one read only while queued does not.
- */
+/** Narrowed by ends whole run times away on the same worker: one read closely pins the rest. */
 function narrowed(phase: Window, ends: Window[], run: Window): Window {
 	let { lo, hi } = phase;
 	const average = (run.lo + run.hi) / 2;
@@ -336,7 +290,6 @@ function narrowed(phase: Window, ends: Window[], run: Window): Window {
 	return { lo, hi };
 }
 
-/** The end whose middle is nearest `at`, in ends sorted by their middle. */
 function nearest(ends: Window[], at: number): Window | undefined {
 	let low = 0;
 	let high = ends.length - 1;
@@ -351,22 +304,18 @@ function nearest(ends: Window[], at: number): Window | undefined {
 	return Math.abs(mid(before) - at) <= Math.abs(mid(after) - at) ? before : after;
 }
 
-/** An end carried on (or back) by whole run times: its window widens by the run time's. */
+/** Carried on (or back) by whole run times: the window widens by the run time's. */
 function shifted(end: Window, rounds: number, run: Window): Window {
 	return rounds >= 0
 		? { lo: end.lo + rounds * run.lo, hi: end.hi + rounds * run.hi }
 		: { lo: end.lo + rounds * run.hi, hi: end.hi + rounds * run.lo };
 }
 
-/**
- * The run time every sample allows, when they agree (tasks of one length); otherwise the middle
- * sample's bounds, so that one odd task does not move the rest.
- */
+/** What every sample allows, else all but the odd few, else the median: no odd task moves it. */
 function agreed(runs: Window[]): Window {
 	const los = runs.map((run) => run.lo).sort((a, b) => a - b);
 	const his = runs.map((run) => run.hi).sort((a, b) => a - b);
 	if (los[los.length - 1] <= his[0]) return { lo: los[los.length - 1], hi: his[0] };
-	// What all but the odd few agree on.
 	const trim = Math.floor(runs.length * queueLimits.trimShare);
 	const lo = los[los.length - 1 - trim];
 	const hi = his[trim];
