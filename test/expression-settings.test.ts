@@ -5,7 +5,6 @@
  * be read is an item error with nothing sent; never "no limit", never "off".
  */
 
-import { readNumber, readSwitch } from '../nodes/shared/item-life/settings';
 import { runNode } from './helpers/engine';
 import {
 	PE,
@@ -21,7 +20,26 @@ import { enhance } from './helpers/params';
 
 eachTestOnAFreshWire();
 
-describe('the reading rule, value by value', () => {
+/** A value as an expression gives it: n8n hands the node the expression's result as it is. */
+function asExpression(value: unknown): string {
+	if (value === undefined) return '={{ $json.missing }}';
+	if (Number.isNaN(value)) return '={{ $json.missing * 1 }}';
+	if (value === Number.POSITIVE_INFINITY) return '={{ 1 / 0 }}';
+	return `={{ ${JSON.stringify(value)} }}`;
+}
+
+describe('the reading rule, value by value, as the Credit Limit and Preview meet it', () => {
+	/** One 10-credit item previewed under this Credit Limit: its error, if it has one. */
+	async function previewUnderLimit(limit: unknown): Promise<string | undefined> {
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ options: { preview: true, creditLimit: asExpression(limit) } }),
+			onError: 'continueRegularOutput',
+		});
+		expect(recorded).toEqual([]);
+		return items[0].json.error as string | undefined;
+	}
+
 	test.each([
 		[0, 0],
 		[20, 20],
@@ -33,8 +51,10 @@ describe('the reading rule, value by value', () => {
 		['2.5', 2.5],
 		['.5', 0.5],
 		['7.', 7],
-	])('the number %p reads as %p', (value, expected) => {
-		expect(readNumber(value)).toEqual({ value: expected });
+	])('the number %p reads as %p', async (value, read) => {
+		const error = await previewUnderLimit(value);
+		if (read === 0 || read >= 10) expect(error).toBeUndefined();
+		else expect(error).toMatch(new RegExp(`^'Credit Limit' of ${read} credits? reached`));
 	});
 
 	test.each([
@@ -56,9 +76,25 @@ describe('the reading rule, value by value', () => {
 		[[5], 'a list'],
 		[{ limit: 5 }, 'a value of type object'],
 		['a secret pasted by mistake into this field', 'a text'],
-	])('%p is no number: %s', (value, problem) => {
-		expect(readNumber(value)).toEqual({ problem });
+	])('%p is no number: %s', async (value, problem) => {
+		expect(await previewUnderLimit(value)).toBe(
+			`'Credit Limit' must be a number of credits, 0 or more (got ${problem}) [item 0]`,
+		);
 	});
+
+	/** One item under this Preview: what went out, and its error if it has one. */
+	async function withPreview(preview: unknown) {
+		answerCreates(1);
+		const { items } = await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({
+				waitForCompletion: false,
+				options: { preview: asExpression(preview) },
+			}),
+			onError: 'continueRegularOutput',
+		});
+		return { sent: recorded.length, error: items[0].json.error };
+	}
 
 	test.each([
 		[true, true],
@@ -72,8 +108,8 @@ describe('the reading rule, value by value', () => {
 		['1', true],
 		['0', false],
 		[' 1 ', true],
-	])('the switch %p reads as %p', (value, expected) => {
-		expect(readSwitch(value)).toEqual({ value: expected });
+	])('the switch %p reads as %p', async (value, on) => {
+		expect(await withPreview(value)).toEqual({ sent: on ? 0 : 1, error: undefined });
 	});
 
 	test.each([
@@ -86,8 +122,11 @@ describe('the reading rule, value by value', () => {
 		[-1, '-1'],
 		[Number.NaN, 'NaN'],
 		['truee', 'the text "truee"'],
-	])('%p is no switch: %s', (value, problem) => {
-		expect(readSwitch(value)).toEqual({ problem });
+	])('%p is no switch: %s', async (value, problem) => {
+		expect(await withPreview(value)).toEqual({
+			sent: 0,
+			error: `'Preview (Send Nothing)' must be on or off (true or false) (got ${problem}) [item 0]`,
+		});
 	});
 });
 

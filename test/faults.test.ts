@@ -17,7 +17,7 @@ import {
 } from '../nodes/shared/core/errors';
 import { emitTask } from '../nodes/shared/output/output';
 import { readEnvelope } from '../nodes/shared/transport/answers';
-import { networkError } from '../nodes/shared/transport/send';
+import { failureError } from '../nodes/shared/transport/failures';
 import { fieldError } from '../nodes/shared/core/validation';
 import { logLines, runNode } from './helpers/engine';
 import {
@@ -48,11 +48,6 @@ function expectNoKey(value: unknown) {
 }
 
 const ctx = itemContext(2);
-
-function socketError(code: string, nested = false): Error {
-	const inner = Object.assign(new Error(`socket ${code}`), { code });
-	return nested ? Object.assign(new Error('request failed'), { cause: inner }) : inner;
-}
 
 describe('error envelopes become errors that say what to do', () => {
 	const cases: Array<[number, string, RegExp, RegExp]> = [
@@ -553,38 +548,6 @@ describe('Continue on Fail and the error output', () => {
  * engine-level tests above show the decisions; these pin the classification.
  */
 
-describe('network faults', () => {
-	test.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])(
-		'%s proves the request never reached the service: transient and not processed',
-		(code) => {
-			const error = networkError.call(ctx, socketError(code));
-			expect(error).toBeInstanceOf(IdealHouseApiError);
-			expect(error.outcome).toEqual({ kind: 'neverSent', retry: { reason: code } });
-		},
-	);
-
-	test.each(['ECONNRESET', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'ECONNABORTED'])(
-		'%s may come after the service acted: transient, but not "not processed"',
-		(code) => {
-			expect(networkError.call(ctx, socketError(code)).outcome).toEqual({
-				kind: 'maybeActed',
-				retry: { reason: code },
-			});
-		},
-	);
-
-	test('the code is found under the error that wraps it', () => {
-		expect(networkError.call(ctx, socketError('ECONNRESET', true)).outcome.retry?.reason).toBe(
-			'ECONNRESET',
-		);
-	});
-
-	test('a cancelled request and an unknown failure are no passing faults', () => {
-		expect(networkError.call(ctx, socketError('ERR_CANCELED')).outcome.retry).toBeUndefined();
-		expect(networkError.call(ctx, new Error('something else')).outcome.retry).toBeUndefined();
-	});
-});
-
 describe('answers of the service', () => {
 	test('a redirect is final and not followed', () => {
 		const error = thrownBy(() =>
@@ -693,7 +656,7 @@ describe('errors of the node itself', () => {
 
 describe('toIdealHouseError', () => {
 	test("the package's own errors pass through unchanged, meaning included", () => {
-		const own = networkError.call(ctx, socketError('ECONNRESET'));
+		const own = failureError({ node: ctx.getNode(), itemIndex: 2 }, 'connectionCut');
 		expect(toIdealHouseError(ctx, own)).toBe(own);
 	});
 
@@ -707,7 +670,7 @@ describe('toIdealHouseError', () => {
 	});
 
 	test("both kinds keep n8n's class names, which its engine rethrows as they are", () => {
-		const api = networkError.call(ctx, socketError('ECONNRESET'));
+		const api = failureError({ node: ctx.getNode(), itemIndex: 2 }, 'connectionCut');
 		const item = fieldError(ctx, 'Prompt', 'is empty', 'Write a prompt.');
 		expect(api).toBeInstanceOf(NodeApiError);
 		expect(api.name).toBe('NodeApiError');

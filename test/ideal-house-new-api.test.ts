@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { createBodyCheck } from '../nodes/shared/item-life/body-check';
 import { styleLoaders } from '../nodes/IdealHouse/methods/styles';
-import { extraBodyField, styleList } from '../nodes/IdealHouse/fields';
+import { extraBodyField, styleField } from '../nodes/IdealHouse/fields';
 import { sentAs } from '../nodes/shared/descriptions/body-fields';
 import type { IdealHouseApi } from '../nodes/shared/catalog/apis';
 import {
@@ -78,15 +78,13 @@ describe('adding an API is data', () => {
 				description: 'How detailed',
 				routing: sentAs('detail'),
 			},
-			{
+			styleField(roomSketch, {
 				displayName: 'Paper Names or IDs',
 				name: 'paperId',
-				type: 'multiOptions',
-				default: [],
-				description: 'The paper',
-				typeOptions: { loadOptionsMethod: styleList(roomSketch, 'paper') },
-				routing: sentAs('paperId'),
-			},
+				group: 'paper',
+				what: 'The paper',
+				several: true,
+			}),
 		],
 	);
 	const roomSketchNode: INodeType = {

@@ -2,9 +2,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { clock as nodeClock } from '../nodes/shared/core/clock';
-import { pollPlanner, type PollPlanner } from './helpers/waiting-seam';
-/** The service's rule: at least 3 s between two checks of a task. */
-const MIN_POLL_GAP_MS = 3000;
+import { pollPlanner, type PollPlanner } from '../nodes/shared/waiting/poll-planner';
 import type { SlotPriority } from '../nodes/shared/rate/order';
 import { QueueObservations } from '../nodes/shared/waiting/queue-observations';
 import { goesFirst } from '../nodes/shared/rate/order';
@@ -13,6 +11,8 @@ import { TaskQueue, type Slot } from '../service/queue';
 
 const T0 = 1_000_000;
 const INTERVAL = 4000;
+/** The service's rule: at least 3 s between two checks of a task. */
+const MIN_POLL_GAP_MS = 3000;
 
 interface Run {
 	/** How many run at once at the service. */
@@ -218,18 +218,19 @@ describe('poll planner: a queue of 40 workers', () => {
 describe('poll planner: what the poller relies on', () => {
 	const queued = (waitNumber: number) => ({ status: 'Unprocessed', waitNumber, percentage: 0 });
 
-	it('reading a plan changes nothing; aiming the check records the turn it is judged against', () => {
+	it('aiming the check records the turn it is judged against: once due, it ranks as likely done', () => {
 		const record = new QueueObservations();
 		record.recordRun('ahead', { lo: 5000, hi: 5000 });
 		record.recordEnd('ahead', { lo: T0 + 5000, hi: T0 + 5000 });
 		const planner = pollPlanner({ createdAt: T0, intervalMs: INTERVAL, queue: record });
 		planner.observe(T0 + 4000, queued(1));
-		const wait = planner.waitMs(T0 + 4000);
-		expect(wait).toBe(10_000 + 300 - 4000); // behind the one ending at 5 s, one run more
-		// Only read: past its turn, the check is not yet ranked as likely done.
+		// Not aimed yet: nothing to judge the check against.
 		expect(planner.priority(T0 + 11_000).rank).toBe('unknown');
-		expect(planner.aimNextCheck(T0 + 4000)).toBe(wait);
-		expect(planner.priority(T0 + 11_000)).toEqual({ rank: 'likelyDone', age: T0 + 10_000 });
+		// Behind the one ending at 5 s, one run more: done by 10 s, checked just after.
+		const dueAt = T0 + 4000 + planner.aimNextCheck(T0 + 4000);
+		expect(dueAt).toBeGreaterThan(T0 + 10_000);
+		expect(dueAt).toBeLessThanOrEqual(T0 + 11_000);
+		expect(planner.priority(dueAt).rank).toBe('likelyDone');
 	});
 
 	it('a queued task planned on the interval moves later when the queue shows its pace', () => {
@@ -252,8 +253,8 @@ describe('poll planner: what the poller relies on', () => {
 		other.observe(T0 + 12_000, queued(480));
 		other.observe(T0 + 22_000, queued(400));
 		expect(replans).toBeGreaterThan(0);
-		// 500 ahead at 8 a second: its turn is about a minute after its reading.
-		expect(late.waitMs(T0 + 22_000)).toBeGreaterThan(55_000);
+		// Woken, it plans again: 500 ahead at 8 a second, its turn is about a minute away.
+		expect(late.aimNextCheck(T0 + 22_000)).toBeGreaterThan(55_000);
 	});
 
 	it('a check waiting for its slot is withdrawn only when the record firmly moves its turn later', () => {
@@ -263,16 +264,18 @@ describe('poll planner: what the poller relies on', () => {
 		expect(planner.aimNextCheck(T0 + 20_000)).toBe(INTERVAL);
 		const due = T0 + 24_000;
 		expect(planner.turnMovedLater(due)).toBe(false); // nothing learnt: still due
-		// One other task's two readings: a pace from a few readings only, not firm enough.
+		// One other task's two readings: a pace from a few readings only (it would move a sleeping
+		// check later, as above), not firm enough to withdraw one already due.
 		record.recordPace(80, 10_000, 480);
-		expect(planner.waitMs(due)).toBeGreaterThan(INTERVAL);
 		expect(planner.turnMovedLater(due)).toBe(false);
-		// A run time from the tasks' progress places its turn a minute away.
+		// A run time from the tasks' progress places its turn firmly later.
 		record.recordRun('running', { lo: 5000, hi: 5000 });
 		record.recordEnd('running', { lo: T0 + 21_000, hi: T0 + 21_000 });
 		expect(planner.turnMovedLater(due)).toBe(true);
-		// Its turn, once it comes, is not moved later.
-		const turn = T0 + 20_000 + planner.waitMs(T0 + 20_000);
+		// Withdrawn, it is planned again for that turn, more than a second later (docs/design/
+		// waiting.md); once the turn comes, it is not moved later.
+		const turn = due + planner.aimNextCheck(due);
+		expect(turn).toBeGreaterThan(due + 1000);
 		expect(planner.turnMovedLater(turn)).toBe(false);
 	});
 
@@ -292,8 +295,11 @@ describe('poll planner: what the poller relies on', () => {
 		const planner = pollPlanner({ createdAt: T0, intervalMs: INTERVAL, firstWaitMs: 3700 });
 		expect(planner.aimNextCheck(T0)).toBe(3700);
 		expect(planner.onReplan(() => undefined)).toBeInstanceOf(Function);
+		// 37 % at 3.7 s: a 10 s task, checked after its end and within a second of it.
 		planner.observe(T0 + 3700, { status: 'Processing', waitNumber: 0, percentage: 37 });
-		expect(planner.aimNextCheck(T0 + 3700)).toBe(6300 + 300 + 189);
+		const dueAt = T0 + 3700 + planner.aimNextCheck(T0 + 3700);
+		expect(dueAt).toBeGreaterThan(T0 + 10_000);
+		expect(dueAt).toBeLessThanOrEqual(T0 + 11_000);
 	});
 });
 

@@ -600,14 +600,25 @@ describe("the package's own nodes", () => {
 });
 
 describe('error copy (n8n UX guidelines, "Errors")', () => {
-	test('a message that says what happened, ends with its item, and a description of what to do', () => {
-		expect(
-			errorCopyProblems({
+	test.each([
+		[
+			'a message that says what happened, ends with its item, and a description of what to do',
+			{
 				message: '\'Image URL\' must be an absolute http(s) URL (got "not a url") [item 2]',
 				description: 'Give the full public address of the image.',
 				itemIndex: 2,
-			}),
-		).toEqual([]);
+			},
+		],
+		[
+			'the words of the service, quoted, are its own',
+			{
+				message: 'Ideal House answered code 1001: "image download failed" [item 0]',
+				description: 'The service said: "internal error".',
+				itemIndex: 0,
+			},
+		],
+	])('copy that follows the rules: %s', (_case, copy) => {
+		expect(errorCopyProblems(copy)).toEqual([]);
 	});
 
 	test('a message without its item, or with the wrong one', () => {
@@ -629,16 +640,6 @@ describe('error copy (n8n UX guidelines, "Errors")', () => {
 		['Network failure [item 0]', 'the message says "failure"'],
 	])('the words n8n asks nodes to avoid: %s', (message, problem) => {
 		expect(errorCopyProblems({ message, description: 'Fix it.', itemIndex: 0 })).toEqual([problem]);
-	});
-
-	test('the words of the service, quoted, are its own', () => {
-		expect(
-			errorCopyProblems({
-				message: 'Ideal House answered code 1001: "image download failed" [item 0]',
-				description: 'The service said: "internal error".',
-				itemIndex: 0,
-			}),
-		).toEqual([]);
 	});
 
 	test('no description, or one that says "error"', () => {

@@ -1,6 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { pollIntervalMs } from '../nodes/shared/item-life/wait';
 import { toTaskId } from '../nodes/shared/catalog/task';
 import { readEnvelope } from '../nodes/shared/transport/answers';
 import { httpResponse, itemContext, thrownBy } from './helpers/item-context';
@@ -66,13 +65,5 @@ describe('small helpers', () => {
 		expect(toTaskId(1839201938475628544)).toBeUndefined();
 		expect(toTaskId('12a')).toBeUndefined();
 		expect(toTaskId(null)).toBeUndefined();
-	});
-
-	test('the poll interval stays within the 3–5 s the spec asks for', () => {
-		expect(pollIntervalMs({})).toBe(4000);
-		expect(pollIntervalMs({ pollInterval: 0 })).toBe(3000);
-		expect(pollIntervalMs({ pollInterval: 4.5 })).toBe(4500);
-		expect(pollIntervalMs({ pollInterval: 100 })).toBe(5000);
-		expect(pollIntervalMs({ pollInterval: Number.NaN })).toBe(4000);
 	});
 });

@@ -47,6 +47,17 @@ describe('waiting ends in a verdict', () => {
 		expect(clock.sleeps).toEqual([5000, 5000, 5000, 5000]);
 	});
 
+	test('a Poll Interval above 5 s still checks every 5 s, as Ideal House asks', async () => {
+		serveTask(PE, BIG_ID, { ...running(30), times: 100 });
+
+		await runNode({
+			node: 'photoEnhancer',
+			parameters: enhance({ options: { timeout: 20, pollInterval: 100 } }),
+		});
+
+		expect(clock.sleeps).toEqual([5000, 5000, 5000, 5000]);
+	});
+
 	test('passing faults while polling are retried until the task finishes', async () => {
 		serveTask(PE, '900');
 		api()

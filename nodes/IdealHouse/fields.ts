@@ -38,7 +38,7 @@ export function catalogResource(
  * also says `loadOptionsDependsOn: ['resource']`: several resources have a field of the same
  * name, and the list must be loaded again when the resource changes.
  */
-export function styleList(api: IdealHouseApi, group: string): string {
+function styleList(api: IdealHouseApi, group: string): string {
 	return styleMethodName(api.styleKey ?? api.name, group);
 }
 

@@ -6,7 +6,7 @@ import { PRESETS, PRESET_IDS, type Preset } from './presets';
  * its full name ("Sky Replacement: Sunset Sky") and its short name ("Sunset Sky"). A match must
  * be unique: a short name shared by two categories is ambiguous, and nothing is guessed.
  */
-export type PresetLookup =
+type PresetLookup =
 	| { found: true; id: string }
 	| { found: false; reason: 'ambiguous' | 'unknown'; candidates: Preset[] };
 

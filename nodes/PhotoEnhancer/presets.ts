@@ -3,7 +3,7 @@
  * `[slug, display name]`, whose full preset id is `<category>-<slug>`, plus HDR Merge, the one
  * preset designed for several images (bracketed exposures).
  */
-export interface PresetCategory {
+interface PresetCategory {
 	id: string;
 	name: string;
 	presets: Array<[slug: string, name: string]>;

@@ -110,8 +110,8 @@ export function displayName(name: unknown): string | undefined {
 }
 
 /** More than a dropdown can show usefully; an answer longer than this is cut, not rendered whole. */
-export const MAX_STYLE_OPTIONS = 500;
-export const MAX_STYLE_NAME = 80;
+const MAX_STYLE_OPTIONS = 500;
+const MAX_STYLE_NAME = 80;
 
 function shortened(name: string): string {
 	return name.length > MAX_STYLE_NAME ? `${name.slice(0, MAX_STYLE_NAME - 1)}…` : name;
@@ -122,7 +122,7 @@ function shortened(name: string): string {
  * id dropped, names cut to a readable length, at most `MAX_STYLE_OPTIONS` of them. A preview
  * image's address is left out: the editor shows it as text nobody can open.
  */
-export function toOptions(list: unknown[]): INodePropertyOptions[] {
+function toOptions(list: unknown[]): INodePropertyOptions[] {
 	const options: INodePropertyOptions[] = [];
 	const seen = new Set<string>();
 	for (const entry of list) {

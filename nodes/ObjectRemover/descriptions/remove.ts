@@ -17,7 +17,7 @@ import {
 import { requireMaskOfPhotoSize, type SizedImage } from '../../shared/photo-files/image-sizes';
 
 /** The Remove operation's value, which saved workflows hold. */
-export const REMOVE = 'remove';
+const REMOVE = 'remove';
 const api = APIS.objectRemover;
 
 /** Removal Mode and Mask Source, as the API and saved workflows spell them. */
@@ -173,7 +173,7 @@ async function maskFromBinary(
  * Validates the photo URL and the mask before anything is charged, and sends exactly one mask
  * field for Single Furniture (none for Whole House, whatever the hidden fields hold).
  */
-export async function checkRemoveBody(
+async function checkRemoveBody(
 	this: IExecuteSingleFunctions,
 	source: IDataObject,
 	{ parameters, photos }: ItemOfCheck,

@@ -146,7 +146,7 @@ function requirePreset(ctx: IExecuteSingleFunctions, value: unknown): string {
  * Validates and tidies the body the fields below produced, before anything is charged: one URL
  * or a list of absolute http(s) URLs, a known preset and/or a prompt, an allowed size.
  */
-export async function checkEnhanceBody(
+async function checkEnhanceBody(
 	this: IExecuteSingleFunctions,
 	body: IDataObject,
 	{ parameters }: ItemOfCheck,

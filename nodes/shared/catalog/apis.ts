@@ -2,7 +2,7 @@
 // Prices and names follow the API specification and Ideal House's public API pages.
 
 /** What an API's price depends on. */
-export type PriceRule =
+type PriceRule =
 	| { flat: number }
 	/** By `modelType`; `defaultModelType` is the service's own when none is sent, where its page says. */
 	| { byModelType: Readonly<Record<string, number>>; defaultModelType?: string }

@@ -1,14 +1,14 @@
 /** The service's documented error codes, by name: the package decides on these by name only. */
-export const FAILED = 1001;
+const FAILED = 1001;
 export const INTERNAL_ERROR = 1003;
 export const PARAM_ERROR = 1011;
 export const API_KEY_INVALID = 5002;
-export const SCAN_TEXT_ERROR = 9010;
-export const PROHIBITED_CONTENT = 9038;
+const SCAN_TEXT_ERROR = 9010;
+const PROHIBITED_CONTENT = 9038;
 export const NOT_ENOUGH_CREDITS = 9051;
 
 /** A code's meaning (lower case, after a colon) and action; only the item's end says "run again". */
-export interface CodeInfo {
+interface CodeInfo {
 	name: string;
 	meaning: string;
 	action: string;

@@ -39,7 +39,7 @@ export class IdealHouseItemError extends NodeOperationError {
 }
 
 /** n8n's rule: an error about an item ends its message with the item, `[item 2]`. */
-export function withItem(message: string, itemIndex: number | undefined): string {
+function withItem(message: string, itemIndex: number | undefined): string {
 	if (typeof itemIndex !== 'number') return message;
 	const item = `[item ${itemIndex}]`;
 	return message.endsWith(item) ? message : `${message} ${item}`;
@@ -74,7 +74,7 @@ export function toIdealHouseError(ctx: IExecuteSingleFunctions, error: unknown):
 }
 
 /** A create that may have reached the service: look for its task, never send it again. */
-export function mayExistAdvice(taskId?: string): string {
+function mayExistAdvice(taskId?: string): string {
 	return taskId
 		? `Task ${taskId} may have been created and charged: fetch it with the Get Result operation and this ID. Running this item again would create and charge another task.`
 		: 'The task may have been created and charged: look for it in your Ideal House account first. Running this item again would create and charge another task.';

@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 
 // JSON.parse keeping integers beyond 2^53 exact: task ids are 64-bit. Why: docs/design/long-ids.md
 
-export type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
 
 const INTEGER = /^-?\d+$/;
 
@@ -21,7 +21,7 @@ function reviverHasSource(): boolean {
 }
 
 /** Whether this Node hands a reviver each value's source text (Node 21 and later). */
-export const REVIVER_HAS_SOURCE = reviverHasSource();
+const REVIVER_HAS_SOURCE = reviverHasSource();
 
 /** A JSON number as the grammar writes it (no leading zeros, no bare sign). */
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

@@ -8,7 +8,7 @@ import { executionLimits } from './limits';
 export type ExecutionOf = Pick<IExecuteSingleFunctions, 'getExecutionId' | 'onExecutionFinish'>;
 
 /** Why an entry's life ends: its execution finished, or nobody used it for the idle time. */
-export type DropReason = 'finished' | 'idle';
+type DropReason = 'finished' | 'idle';
 
 // Executions n8n said ended, with the time of their last call. Their items may still call in
 // (Batching goes on after Stop), so the mark lasts a day past the last call.
@@ -35,7 +35,7 @@ function hasEnded(executionId: string): boolean {
 }
 
 /** After the end: `keep` (a count must never restart from zero) or `drop` (nothing needs them). */
-export type AfterEnd = 'keep' | 'drop';
+type AfterEnd = 'keep' | 'drop';
 
 interface Entry<T> {
 	value: T;

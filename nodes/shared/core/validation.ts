@@ -32,7 +32,7 @@ export function quotedField(field: string): string {
 	return `'${label}'${after}`;
 }
 
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
 	try {
 		const url = new URL(value);
 		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';

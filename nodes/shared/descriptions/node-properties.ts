@@ -17,7 +17,7 @@ import { createToolText, resultToolText, toolDescriptionField } from './tool-des
 // The one way a node is built: its parameters from its resources. What follows their fields
 // (Wait for Completion, Task ID, Options) and the item's path behind it are the same on every node.
 
-export interface NodeLayout {
+interface NodeLayout {
 	/** With several resources: the one a new node starts on. */
 	firstResource?: string;
 	/** Fields for every create, after the resources' own (Extra Body Fields). */

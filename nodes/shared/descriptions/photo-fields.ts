@@ -11,7 +11,7 @@ type Show = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
 type Hide = NonNullable<NonNullable<INodeProperties['displayOptions']>['hide']>;
 
 /** Where the photo comes from; shown before the Image URL field it switches, hidden by `hide`. */
-export function imageSourceField(hide: Hide): INodeProperties {
+function imageSourceField(hide: Hide): INodeProperties {
 	return {
 		displayName: 'Image Source',
 		name: 'imageSource',
@@ -37,7 +37,7 @@ export function imageSourceField(hide: Hide): INodeProperties {
 	};
 }
 
-export function imageBinaryPropertyField({
+function imageBinaryPropertyField({
 	show,
 	several,
 }: {
@@ -60,7 +60,7 @@ export function imageBinaryPropertyField({
 }
 
 /** A field shown only when the photo comes from a URL. */
-export function onlyForUrlSource(field: INodeProperties): INodeProperties {
+function onlyForUrlSource(field: INodeProperties): INodeProperties {
 	const show = field.displayOptions?.show ?? {};
 	return {
 		...field,

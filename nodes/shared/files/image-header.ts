@@ -3,9 +3,9 @@ import { sniffImageType, type FileType } from './file-types';
 // An image's type, size and wholeness, read as its bytes stream past, a few dozen of them kept.
 // What "whole" means, and why: docs/design/file-checks.md
 
-export type ImageFormat = 'JPEG' | 'PNG' | 'WebP';
+type ImageFormat = 'JPEG' | 'PNG' | 'WebP';
 
-export interface ImageHeader {
+interface ImageHeader {
 	type: FileType;
 	format: ImageFormat;
 	width: number;

@@ -18,7 +18,7 @@ export function isSecretNotSent(error: unknown): boolean {
 	return (error as { secretNotSent?: unknown } | null)?.secretNotSent === true;
 }
 
-export interface RequestLimits {
+interface RequestLimits {
 	timeoutMs: number;
 	/** The execution's Stop; none where there is no execution (the editor's option lists). */
 	stop?: AbortSignal;

@@ -133,7 +133,7 @@ function spelling(name: string): string {
 	return name.toLowerCase().replace(/[_-]/g, '');
 }
 
-export interface BodyCheckRules {
+interface BodyCheckRules {
 	/** The API's own rule, from its description file. */
 	own?: OwnCheck;
 	extraLabel?: string;

@@ -22,7 +22,7 @@ function withoutKey(value: unknown, secrets: readonly string[]): unknown {
 }
 
 /** What an item would send, and what it would cost (`null`: not known; a read is free). */
-export interface Previewed extends IDataObject {
+interface Previewed extends IDataObject {
 	method: 'POST' | 'GET';
 	path: string;
 	qs?: IDataObject;

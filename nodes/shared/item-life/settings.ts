@@ -28,9 +28,9 @@ export interface PhotoFileRule {
 }
 
 /** With files: the item's properties that hold them. */
-export type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
+type PhotoSource = { kind: 'url' } | { kind: 'binary'; properties: string[] };
 
-export interface WaitSettings {
+interface WaitSettings {
 	/** Seconds between status checks, as given (the poller keeps it within the spec's 3–5 s). */
 	pollInterval: number;
 	timeout: number;
@@ -38,7 +38,7 @@ export interface WaitSettings {
 	onTimeout: 'fail' | 'returnLastStatus';
 }
 
-export interface DownloadSettings {
+interface DownloadSettings {
 	result: boolean;
 	/** The binary property of the first file; the next ones are `<property>_1`, `<property>_2`, … */
 	property: string;
@@ -50,7 +50,7 @@ export type Operation = 'create' | 'read';
  * A setting as an expression gave it: a value, or an item error before anything is sent (never
  * "off" or the default). The rule: docs/design/item-life.md#reading-settings
  */
-export type Reading<T> = { value: T } | { problem: string };
+type Reading<T> = { value: T } | { problem: string };
 
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -69,7 +69,7 @@ function described(value: unknown): string {
 }
 
 /** A number of 0 or more: a number, or text of one in decimals. */
-export function readNumber(value: unknown): Reading<number> {
+function readNumber(value: unknown): Reading<number> {
 	let number: number | undefined;
 	if (typeof value === 'number') number = value;
 	else if (typeof value === 'string' && DECIMAL.test(value.trim())) number = Number(value.trim());
@@ -82,7 +82,7 @@ export function readNumber(value: unknown): Reading<number> {
 const SWITCH_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 /** On or off: `true`/`false`, `1`/`0`, or either as text. */
-export function readSwitch(value: unknown): Reading<boolean> {
+function readSwitch(value: unknown): Reading<boolean> {
 	if (typeof value === 'boolean') return { value };
 	if (value === 1 || value === 0) return { value: value === 1 };
 	if (typeof value === 'string') {
@@ -92,7 +92,7 @@ export function readSwitch(value: unknown): Reading<boolean> {
 	return { problem: described(value) };
 }
 
-export function readChoice<T extends string>(value: unknown, choices: readonly T[]): Reading<T> {
+function readChoice<T extends string>(value: unknown, choices: readonly T[]): Reading<T> {
 	return typeof value === 'string' && (choices as readonly string[]).includes(value)
 		? { value: value as T }
 		: { problem: described(value) };

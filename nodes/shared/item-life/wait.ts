@@ -12,7 +12,7 @@ import { backoffMs, retryWaitMs } from '../http/retries';
 import { apiRequest } from '../transport/send';
 import type { ItemSettings } from './settings';
 
-export function pollIntervalMs(options: { pollInterval?: number }): number {
+function pollIntervalMs(options: { pollInterval?: number }): number {
 	const seconds = Number(options.pollInterval ?? pollLimits.intervalSeconds.default);
 	const valid = Number.isFinite(seconds) ? seconds : pollLimits.intervalSeconds.default;
 	return (

@@ -147,7 +147,7 @@ function safeDecode(text: string): string {
 }
 
 /** A safe file name from the URL, else from the task id; the extension always matches the bytes. */
-export function fileNameFor(taskId: string, url: string, extension: string): string {
+function fileNameFor(taskId: string, url: string, extension: string): string {
 	const last = safeDecode(url.split(/[?#]/)[0].split('/').pop() ?? '');
 	const name = Array.from(last.split(/[/\\]/).pop() ?? '', (ch) =>
 		ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 || '<>:"|?*'.includes(ch) ? '_' : ch,
@@ -196,7 +196,7 @@ export function downloadError(
 	return error;
 }
 
-export interface DownloadRules {
+interface DownloadRules {
 	/** The local service's own host, the one local address a result link may have (see output.ts). */
 	localServiceHost: string | undefined;
 	/** The most this attempt may take, redirects and the whole body included. */

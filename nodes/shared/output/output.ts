@@ -74,7 +74,7 @@ function downloadAgain(failure: IdealHouseError, attempt: number, deadline: numb
 const filesText = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
 
 /** A listed result file that is not on the item, and why. */
-export type SkippedFile = { url: string; reason: string };
+type SkippedFile = { url: string; reason: string };
 
 interface AttachedFiles {
 	binary: IBinaryKeyData;

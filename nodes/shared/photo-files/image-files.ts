@@ -11,7 +11,7 @@ import { fileLimits } from '../core/limits';
 // The one check of an image from an item's binary property or base64 text, before anything is
 // sent (docs/photo-files.md#image-checks). A file n8n stores by id is streamed, never held whole.
 
-export type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
+type FileStream = Awaited<ReturnType<IExecuteSingleFunctions['helpers']['getBinaryStream']>>;
 
 export interface ImageFile extends SizedImage {
 	property: string;

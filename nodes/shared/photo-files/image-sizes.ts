@@ -13,7 +13,7 @@ export interface SizedImage {
 	height: number;
 }
 
-export const sizeText = ({ width, height }: Pick<SizedImage, 'width' | 'height'>) =>
+const sizeText = ({ width, height }: Pick<SizedImage, 'width' | 'height'>) =>
 	`${width} × ${height} px`;
 
 const sameSize = (a: SizedImage, b: SizedImage) => a.width === b.width && a.height === b.height;

@@ -2,7 +2,7 @@
 // The model: docs/design/request-rate.md
 import { rateLimits } from '../core/limits';
 
-export interface Throttle {
+interface Throttle {
 	sentAt: number;
 	/** Requests a second sent lately, which may be below the rate. */
 	sending: number;

@@ -2,7 +2,7 @@
 // creates, then other polls, the oldest first. The model: docs/design/request-rate.md
 import { clock } from '../core/clock';
 
-export type SlotRank = 'likelyDone' | 'create' | 'unknown';
+type SlotRank = 'likelyDone' | 'create' | 'unknown';
 
 export interface SlotPriority {
 	rank: SlotRank;

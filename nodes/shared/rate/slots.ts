@@ -116,7 +116,7 @@ function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 }
 
 /** Call it once the answer or failure has come, or `unused` when nothing was sent. */
-export type RequestSlot = (() => void) & { unused(): void };
+type RequestSlot = (() => void) & { unused(): void };
 
 export interface SlotWait {
 	/** A create's by default. */

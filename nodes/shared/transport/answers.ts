@@ -85,7 +85,7 @@ export function paceSignalOf(response: ServiceResponse): PaceSignal | undefined 
 }
 
 /** Who reads an answer: a node's item, or the editor loading an option list (no item there). */
-export interface EnvelopeReader {
+interface EnvelopeReader {
 	getNode(): INode;
 	getItemIndex?(): number;
 }

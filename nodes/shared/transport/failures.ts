@@ -8,7 +8,7 @@ import { aboutTask, type NamedTask, type Outcome, type Retry } from '../core/out
 import type { NetworkFailure } from '../http/network';
 
 /** Which row: a network failure by its code (`networkFailure`), an answer by `readEnvelope`. */
-export type ServiceFailure =
+type ServiceFailure =
 	| NetworkFailure
 	| 'noAnswerInTime'
 	/** An answer below HTTP 300 whose body is not the service's envelope (cut short, garbled). */

@@ -56,7 +56,7 @@ export async function sendWithKey(
 }
 
 /** Rebuilt without the request's configuration (the key); the code goes in the description. */
-export function networkError(
+function networkError(
 	this: IExecuteSingleFunctions,
 	error: unknown,
 	secrets: readonly string[] = [],
@@ -132,7 +132,7 @@ async function baseUrl(ctx: IExecuteSingleFunctions): Promise<string> {
 	return serviceBaseUrl((await ctx.getCredentials(CREDENTIAL_NAME)).baseUrl);
 }
 
-export interface InSlot extends SlotWait {
+interface InSlot extends SlotWait {
 	timeoutMs: number;
 	/** The item's Max Requests per Second. */
 	rate: number;
@@ -148,7 +148,7 @@ export async function sendInSlot(
 	return await sendToService(ctx, options, slot.timeoutMs).finally(answered);
 }
 
-export interface ApiRequest extends InSlot {
+interface ApiRequest extends InSlot {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;

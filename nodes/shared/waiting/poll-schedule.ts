@@ -30,9 +30,9 @@ export class PollSchedule {
 	private anchor: { at: number; percentage: number } | undefined;
 	private lastPercentage = 0;
 	/** False once progress jumps, goes back or stops fitting: no longer usable. */
-	protected informative = true;
+	private informative = true;
 	/** By when the task should have finished, from its progress. */
-	protected finishPrediction: number | undefined;
+	private finishPrediction: number | undefined;
 	private earliestFinish: number | undefined;
 	private queued: { at: number; waitNumber: number } | undefined;
 	/** The first of the readings that found it queued: with the latest, its own pace. */
@@ -245,7 +245,7 @@ export class PollSchedule {
 		return this.observations?.onChange(listener) ?? (() => undefined);
 	}
 
-	protected plan(now: number): { waitMs: number; turn?: Turn } {
+	private plan(now: number): { waitMs: number; turn?: Turn } {
 		if (this.lastPollAt === undefined) {
 			return { waitMs: Math.max(0, this.createdAt + this.firstWaitMs - now) };
 		}
