@@ -79,8 +79,8 @@ describe('adding an API is data', () => {
 				routing: sentAs('detail'),
 			},
 			styleField(roomSketch, {
-				displayName: 'Paper Names or IDs',
-				name: 'paperId',
+				label: 'Paper Names or IDs',
+				sentAs: 'paperId',
 				group: 'paper',
 				what: 'The paper',
 				several: true,

@@ -45,12 +45,12 @@ function styleList(api: IdealHouseApi, group: string): string {
 /** A field whose values load from the API's Style Config list `group`: one ID, or several. */
 export function styleField(
 	api: IdealHouseApi,
-	field: { displayName: string; name: string; group: string; what: string; several?: boolean },
+	field: { label: string; sentAs: string; group: string; what: string; several?: boolean },
 ): INodeProperties {
 	const ids = field.several ? 'IDs' : 'an ID';
 	return {
-		displayName: field.displayName,
-		name: field.name,
+		displayName: field.label,
+		name: field.sentAs,
 		type: field.several ? 'multiOptions' : 'options',
 		default: field.several ? [] : '',
 		description: `${field.what}. Choose from the list, or specify ${ids} using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
@@ -58,7 +58,7 @@ export function styleField(
 			loadOptionsMethod: styleList(api, field.group),
 			loadOptionsDependsOn: ['resource'],
 		},
-		routing: sentAs(field.name),
+		routing: sentAs(field.sentAs),
 	};
 }
 

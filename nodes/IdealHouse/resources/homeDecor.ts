@@ -25,14 +25,14 @@ export const homeDecor: Resource = catalogResource('homeDecor', {
 			routing: sentAs('referenceUrl'),
 		},
 		styleField(api, {
-			displayName: 'Space Type Name or ID',
-			name: 'spaceStyleId',
+			label: 'Space Type Name or ID',
+			sentAs: 'spaceStyleId',
 			group: 'spaceType',
 			what: 'The kind of space',
 		}),
 		styleField(api, {
-			displayName: 'Decor Style Name or ID',
-			name: 'homeDecorStyleId',
+			label: 'Decor Style Name or ID',
+			sentAs: 'homeDecorStyleId',
 			group: 'decorStyle',
 			what: 'The decor style',
 		}),

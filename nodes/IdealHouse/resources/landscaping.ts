@@ -12,14 +12,14 @@ export const landscaping: Resource = catalogResource('landscaping', {
 		{ ...imageUrlField, description: 'Public URL of the image of the garden or yard' },
 		{ ...promptField, description: 'What the garden should look like' },
 		styleField(api, {
-			displayName: 'Garden Style Name or ID',
-			name: 'sceneId',
+			label: 'Garden Style Name or ID',
+			sentAs: 'sceneId',
 			group: 'gardenStyle',
 			what: 'The garden style',
 		}),
 		styleField(api, {
-			displayName: 'Garden Element Names or IDs',
-			name: 'sceneElementId',
+			label: 'Garden Element Names or IDs',
+			sentAs: 'sceneElementId',
 			group: 'elements',
 			what: 'Elements to add to the garden',
 			several: true,

@@ -7,6 +7,11 @@ import type { ApiOfItem } from '../item-life/path';
 import { taskResultRouting } from '../item-life/routing';
 import { REQUEST_DEFAULTS } from '../transport/send';
 
+// n8n's lint reads a parameter's default only from a name or a literal.
+const DEFAULT_RATE = rateLimits.defaultPerSecond;
+const DEFAULT_POLL_SECONDS = pollLimits.intervalSeconds.default;
+const DEFAULT_TIMEOUT_SECONDS = pollLimits.defaultTimeoutSeconds;
+
 /** What every node's description shares, the one credential and the request defaults among it. */
 export const commonDescription = {
 	group: ['transform'],
@@ -130,7 +135,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Max Requests per Second',
 				name: 'maxRequestsPerSecond',
 				type: 'number',
-				default: rateLimits.defaultPerSecond,
+				default: DEFAULT_RATE,
 				typeOptions: { minValue: 0.1, numberPrecision: 1 },
 				description:
 					'The most requests sent to the Ideal House account in any one second, creates and status checks together, shared by all items and by every execution and node of this n8n process that uses the same account (the lowest rate any of them sets holds). A ceiling: when the service answers 429 (too many requests, as when several queue-mode workers share the account), this process sends slower at once, waits as long as the service asks, and speeds up again while it is not throttled. The default sends the creates of 50 items within a second and keeps up to 200 tasks checked every 4 s; with more, status checks are spaced further apart than the poll interval.',
@@ -159,7 +164,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Poll Interval (Seconds)',
 				name: 'pollInterval',
 				type: 'number',
-				default: pollLimits.intervalSeconds.default,
+				default: DEFAULT_POLL_SECONDS,
 				typeOptions: {
 					minValue: pollLimits.intervalSeconds.min,
 					maxValue: pollLimits.intervalSeconds.max,
@@ -189,7 +194,7 @@ export function optionsField(createOperation: string): INodeProperties {
 				displayName: 'Timeout (Seconds)',
 				name: 'timeout',
 				type: 'number',
-				default: pollLimits.defaultTimeoutSeconds,
+				default: DEFAULT_TIMEOUT_SECONDS,
 				typeOptions: { minValue: 1 },
 				description:
 					"How long to wait for the task to finish. On timeout the item fails with the task ID, and the paid task's result can still be fetched with the 'Get Result' operation.",
