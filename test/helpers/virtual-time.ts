@@ -91,10 +91,18 @@ export class VirtualTime {
 		});
 	}
 
-	/** Whether everything has gone as far as it can without time moving. */
+	/**
+	 * Whether everything has gone as far as it can without time moving: no request open, and
+	 * nothing new waiting on time after a real millisecond more, so that a step still on its way
+	 * (a callback of Node's thread pool, a library's own timer) on a busy machine is not overtaken.
+	 */
 	private async idle(): Promise<boolean> {
 		for (let turn = 0; turn < 30; turn++) await nextTurn();
-		return this.openRequests === 0;
+		const seen = this.seq;
+		if (this.openRequests !== 0) return false;
+		await realWait(1);
+		for (let turn = 0; turn < 30; turn++) await nextTurn();
+		return this.openRequests === 0 && this.seq === seen;
 	}
 
 	private earliest(): Wait | undefined {

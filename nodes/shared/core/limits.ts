@@ -77,7 +77,7 @@ export const rateLimits = {
 /** How long what belongs to one execution lives in this process (`core/per-execution.ts`). */
 export const executionLimits = {
 	stateIdleMs: DAY_MS, // an execution's state goes after this long unused: beyond any wait
-	outOfCreditsMs: 60 * 60_000, // a 9051 holds back the execution's creates this long
+	outOfCreditsMs: 60 * 60_000, // "not enough credits" holds back the execution's creates this long
 	endedIdleMs: DAY_MS, // an ended execution is remembered while it calls, and this long after
 	maxEnded: 10_000, // ended executions remembered at most
 	sweepEveryMs: 60_000, // how often a store walks its entries for ones to drop
