@@ -342,10 +342,10 @@ function checkToolDefinitions(group: string, request: RecordedModelRequest | und
 	const description = enhance?.description ?? '';
 	report.check(
 		group,
-		'Enhance_photo description: what it does, 10 credits, duration, the returned fields, preset names by category',
+		'Enhance_photo description: what it does, 10 credits, that it waits, the returned fields, preset names by category',
 		/^Enhances a real-estate photo/.test(description) &&
 			description.includes(`${creditsOf('photoEnhancer')} credits per task`) &&
-			/usually under a minute/.test(description) &&
+			/Waits for the result/.test(description) &&
 			description.includes('{id, status, resultUrl, width, height, creditsCharged}') &&
 			description.includes('Sky Replacement: ') &&
 			description.includes('Sunset Sky'),
