@@ -14,21 +14,26 @@ import { styleMethodName } from './methods/styles';
  */
 
 /**
- * A resource of a catalog API, by its name: its row, what it does with its price, and its fields
- * shown for its create.
+ * A resource of a catalog API, by its name: its row, named by its label, what it does with its
+ * price, and its fields shown for its create.
  */
 export function catalogResource(
 	value: keyof typeof APIS,
-	resource: Omit<Resource, 'value' | 'api' | 'description'> & { does: string },
+	resource: Omit<Resource, 'value' | 'name' | 'api' | 'description' | 'fields'> & {
+		does: string;
+		/** Its fields, given the row where a field needs it (a style list, the model type). */
+		fields: INodeProperties[] | ((api: IdealHouseApi) => INodeProperties[]);
+	},
 ): Resource {
 	const api = APIS[value];
 	const { does, fields, ...rest } = resource;
 	const show = { show: { resource: [value], operation: ['create'] } };
 	return {
 		value,
+		name: api.label,
 		api,
 		description: `${does} (${priceText(api)})`,
-		fields: updateDisplayOptions(show, fields),
+		fields: updateDisplayOptions(show, typeof fields === 'function' ? fields(api) : fields),
 		...rest,
 	};
 }
@@ -60,6 +65,34 @@ export function styleField(
 		},
 		routing: sentAs(field.sentAs),
 	};
+}
+
+/** An interior's three Style Config lists: room type, style and elements, in the API's own words. */
+export function interiorLists(
+	api: IdealHouseApi,
+	words: { style: string; elements: string },
+): INodeProperties[] {
+	return [
+		styleField(api, {
+			label: 'Room Type Name or ID',
+			sentAs: 'indoorTypeId',
+			group: 'roomType',
+			what: 'The kind of room',
+		}),
+		styleField(api, {
+			label: 'Style Name or ID',
+			sentAs: 'indoorStyleId',
+			group: 'style',
+			what: words.style,
+		}),
+		styleField(api, {
+			label: 'Element Names or IDs',
+			sentAs: 'indoorElemId',
+			group: 'elements',
+			what: words.elements,
+			several: true,
+		}),
+	];
 }
 
 /**

@@ -4,7 +4,6 @@ import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource } from '../fields';
 
 export const ai3d: Resource = catalogResource('ai3d', {
-	name: 'AI 3D',
 	does: 'Make a 3D model from an image or a description',
 	fields: [
 		{

@@ -1,14 +1,10 @@
-import { APIS } from '../../shared/catalog/apis';
 import { imageUrlField, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField } from '../fields';
 
-const api = APIS.ai3dRendering;
-
 export const ai3dRendering: Resource = catalogResource('ai3dRendering', {
-	name: 'AI 3D Rendering',
 	does: 'Render a 3D model view or a sketch as a photoreal image',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image to render' },
 		{ ...promptField, description: 'Style and content guidance, in your own words' },
 		modelTypeField(api),

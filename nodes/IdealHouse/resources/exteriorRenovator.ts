@@ -8,7 +8,6 @@ import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource } from '../fields';
 
 export const exteriorRenovator: Resource = catalogResource('exteriorRenovator', {
-	name: 'Exterior Renovator',
 	does: "Restyle a building's exterior",
 	fields: [
 		{ ...imageUrlField, description: 'Public URL of the image of the exterior to restyle' },

@@ -1,14 +1,10 @@
-import { APIS } from '../../shared/catalog/apis';
 import { PHOTO_PLACEHOLDER, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField } from '../fields';
 
-const api = APIS.floorPlan;
-
 export const floorPlan: Resource = catalogResource('floorPlan', {
-	name: 'Floor Plan',
 	does: 'Draw a floor plan from rooms and an area, no photo needed',
-	fields: [
+	fields: (api) => [
 		{
 			displayName: 'Bedrooms',
 			name: 'bedrooms',

@@ -1,17 +1,14 @@
-import { APIS } from '../../shared/catalog/apis';
 import { fieldError, NOTHING_SENT } from '../../shared/core/validation';
 import { imageUrlField, promptField, sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField } from '../fields';
 
-const api = APIS.furnitureTryOn;
 /** Ideal House's page: at most 6 furniture items per task. */
 const MAX_ITEMS = 6;
 
 export const furnitureTryOn: Resource = catalogResource('furnitureTryOn', {
-	name: 'Furniture Try-On',
 	does: `Place up to ${MAX_ITEMS} real furniture products in an image of a room`,
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image of the room' },
 		{
 			displayName: 'Furniture List (JSON)',

@@ -1,4 +1,3 @@
-import { APIS } from '../../shared/catalog/apis';
 import {
 	imageUrlField,
 	PHOTO_PLACEHOLDER,
@@ -8,12 +7,9 @@ import {
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField, styleField } from '../fields';
 
-const api = APIS.homeDecor;
-
 export const homeDecor: Resource = catalogResource('homeDecor', {
-	name: 'Home Decor',
 	does: 'Decorate a room in a chosen style',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{
 			displayName: 'Reference Image URL',

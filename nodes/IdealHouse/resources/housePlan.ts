@@ -1,14 +1,10 @@
-import { APIS } from '../../shared/catalog/apis';
 import { sentAs } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField } from '../fields';
 
-const api = APIS.housePlan;
-
 export const housePlan: Resource = catalogResource('housePlan', {
-	name: 'House Plan',
 	does: 'Design a house: plans, elevations and renders on one board',
-	fields: [
+	fields: (api) => [
 		{
 			displayName: 'Style',
 			name: 'style',

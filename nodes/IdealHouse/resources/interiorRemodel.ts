@@ -1,4 +1,3 @@
-import { APIS } from '../../shared/catalog/apis';
 import {
 	imageUrlField,
 	PHOTO_PLACEHOLDER,
@@ -6,9 +5,8 @@ import {
 	sentAs,
 } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
-import { catalogResource, styleField } from '../fields';
+import { catalogResource, interiorLists } from '../fields';
 
-const api = APIS.interiorRemodel;
 // The API's names for the colors, given through constants: n8n's lint asks any text parameter
 // whose name says "color" to be a color picker, which would save a hex code, while the API takes
 // colors in words or codes here, and an image's address.
@@ -16,30 +14,11 @@ const COLORS = 'colorString';
 const COLOR_IMAGE = 'colorImgUrl';
 
 export const interiorRemodel: Resource = catalogResource('interiorRemodel', {
-	name: 'Interior Remodel',
 	does: 'Remodel a room: style, elements and colors',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image of the interior' },
 		{ ...promptField, description: 'What the remodeled room should look like' },
-		styleField(api, {
-			label: 'Room Type Name or ID',
-			sentAs: 'indoorTypeId',
-			group: 'roomType',
-			what: 'The kind of room',
-		}),
-		styleField(api, {
-			label: 'Style Name or ID',
-			sentAs: 'indoorStyleId',
-			group: 'style',
-			what: 'The interior style',
-		}),
-		styleField(api, {
-			label: 'Element Names or IDs',
-			sentAs: 'indoorElemId',
-			group: 'elements',
-			what: 'Elements to change',
-			several: true,
-		}),
+		...interiorLists(api, { style: 'The interior style', elements: 'Elements to change' }),
 		{
 			displayName: 'Colors',
 			name: COLORS,

@@ -1,14 +1,10 @@
-import { APIS } from '../../shared/catalog/apis';
 import { imageUrlField, promptField } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField, styleField } from '../fields';
 
-const api = APIS.landscaping;
-
 export const landscaping: Resource = catalogResource('landscaping', {
-	name: 'Landscaping',
 	does: 'Redesign a garden or yard',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image of the garden or yard' },
 		{ ...promptField, description: 'What the garden should look like' },
 		styleField(api, {

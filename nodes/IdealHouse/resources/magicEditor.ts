@@ -1,15 +1,11 @@
-import { APIS } from '../../shared/catalog/apis';
 import { fieldError } from '../../shared/core/validation';
 import { imageUrlField, promptField } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField } from '../fields';
 
-const api = APIS.magicEditor;
-
 export const magicEditor: Resource = catalogResource('magicEditor', {
-	name: 'Magic Editor',
 	does: 'Edit an image as a prompt says',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the image to edit' },
 		{
 			...promptField,

@@ -1,14 +1,10 @@
-import { APIS } from '../../shared/catalog/apis';
 import { imageUrlField, promptField } from '../../shared/descriptions/body-fields';
 import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource, modelTypeField, styleField } from '../fields';
 
-const api = APIS.planVisualizer;
-
 export const planVisualizer: Resource = catalogResource('planVisualizer', {
-	name: 'Plan Visualizer',
 	does: 'Turn a floor plan into a rendered view',
-	fields: [
+	fields: (api) => [
 		{ ...imageUrlField, description: 'Public URL of the floor plan image' },
 		{ ...promptField, description: 'Guidance for the rendering, in your own words' },
 		styleField(api, {

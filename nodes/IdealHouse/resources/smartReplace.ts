@@ -3,7 +3,6 @@ import type { Resource } from '../../shared/descriptions/resource';
 import { catalogResource } from '../fields';
 
 export const smartReplace: Resource = catalogResource('smartReplace', {
-	name: 'Smart Replace',
 	does: 'Regenerate the part of an image a mask marks',
 	fields: [imageUrlField, { ...promptField, description: 'What to put where the mask is black' }],
 	tool: {

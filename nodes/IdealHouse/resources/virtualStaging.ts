@@ -5,7 +5,6 @@ import { catalogResource } from '../fields';
 const ROOM = 'Interior Design_Interior Scene_';
 
 export const virtualStaging: Resource = catalogResource('virtualStaging', {
-	name: 'Virtual Staging',
 	does: 'Furnish an empty or partly furnished room',
 	fields: [
 		{
