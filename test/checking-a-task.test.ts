@@ -46,6 +46,13 @@ function noticedAt(checks: Check[]): number {
 	return last.at;
 }
 
+/** The check that found the task done came soon after its end, and no two checks closer than 3 s. */
+function expectNoticedSoonAfter(checks: Check[], endAt: number): void {
+	expect(noticedAt(checks)).toBeGreaterThan(endAt);
+	expect(noticedAt(checks)).toBeLessThanOrEqual(endAt + SOON_MS);
+	for (const gap of gapsOf(checks)) expect(gap).toBeGreaterThanOrEqual(MIN_GAP_MS);
+}
+
 /** The check that found the task done came after its end, and within one Poll Interval of it. */
 function expectNoticedWithinAnInterval(checks: Check[], endAt: number): void {
 	expect(noticedAt(checks)).toBeGreaterThan(endAt);
@@ -195,9 +202,7 @@ describe('checking a task: aimed at its predicted finish', () => {
 		expect(Math.max(...waitsOf(checks))).toBeLessThanOrEqual(30_000);
 		// Every Poll Interval would take 20 checks.
 		expect(checks.length).toBeLessThanOrEqual(6);
-		expect(noticedAt(checks)).toBeGreaterThan(task.endAt);
-		expect(noticedAt(checks)).toBeLessThanOrEqual(task.endAt + SOON_MS);
-		for (const gap of gapsOf(checks)) expect(gap).toBeGreaterThanOrEqual(MIN_GAP_MS);
+		expectNoticedSoonAfter(checks, task.endAt);
 	});
 
 	it('a task whose whole-number percentage leaves its end seconds open: one more reading as it runs, then just after its end', () => {
@@ -208,9 +213,7 @@ describe('checking a task: aimed at its predicted finish', () => {
 		// The third reading is aimed, not every interval, and still comes before the end.
 		expect(checks[2].wait).toBeGreaterThan(INTERVAL);
 		expect(checks[2].at).toBeLessThan(task.endAt);
-		expect(noticedAt(checks)).toBeGreaterThan(task.endAt);
-		expect(noticedAt(checks)).toBeLessThanOrEqual(task.endAt + SOON_MS);
-		for (const gap of gapsOf(checks)) expect(gap).toBeGreaterThanOrEqual(MIN_GAP_MS);
+		expectNoticedSoonAfter(checks, task.endAt);
 	});
 
 	it('a task seen queued is timed from two readings once it runs, not from when it was last seen queued', () => {

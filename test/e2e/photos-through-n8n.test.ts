@@ -72,20 +72,36 @@ async function runWithFiles(node: NodeName, parameters: IDataObject, item: INode
 	});
 }
 
+/** One item holding a sample photo under `property`, through `node` with Image Source = Binary File. */
+async function runOnSample(
+	sample: string,
+	property: string,
+	node: NodeName,
+	parameters: IDataObject,
+) {
+	const photo = samples[sample];
+	const item = await storedItem({ [property]: photo });
+	const run = await runWithFiles(node, parameters, item);
+	/** What n8n's link served: this one file, whole. */
+	const servedWhole = { status: 200, id: item.binary![property].id, sha256: sha256(photo) };
+	return { ...run, servedWhole };
+}
+
 describe("the local service fetches the photo from n8n's own link", () => {
 	test('Object Remover: the service received the file itself, and the task is done', async () => {
-		const photo = samples['living-room.png'];
-		const item = await storedItem({ data: photo });
-
-		const { items, error } = await runWithFiles(
+		const { items, error, servedWhole } = await runOnSample(
+			'living-room.png',
+			'data',
 			'objectRemover',
-			{ operation: 'remove', emptyType: 'whole_house' },
-			item,
+			{
+				operation: 'remove',
+				emptyType: 'whole_house',
+			},
 		);
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'Success', creditsCharged: 1 });
-		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.data.id, sha256: sha256(photo) }]);
+		expect(n8n.fetches).toEqual([servedWhole]);
 		const [task] = tasksOf(service);
 		expect(String(task.imageUrl).startsWith(`${n8n.restApiUrl}/binary-data/signed?token=`)).toBe(
 			true,
@@ -93,13 +109,15 @@ describe("the local service fetches the photo from n8n's own link", () => {
 	});
 
 	test('Photo Enhancer: the service read this very photo, as its result shows', async () => {
-		const photo = samples['exterior.png'];
-		const item = await storedItem({ data: photo });
-
-		const { items, error } = await runWithFiles(
+		const { items, error, servedWhole } = await runOnSample(
+			'exterior.png',
+			'data',
 			'photoEnhancer',
-			{ operation: 'enhance', presetId: 'sky-replacement-sunset-sky', imageSize: '1K' },
-			item,
+			{
+				operation: 'enhance',
+				presetId: 'sky-replacement-sunset-sky',
+				imageSize: '1K',
+			},
 		);
 
 		expect(error).toBeUndefined();
@@ -109,23 +127,25 @@ describe("the local service fetches the photo from n8n's own link", () => {
 		// The result keeps the source's aspect ratio: the service read this photo (1536 × 1024).
 		expect(json.output).toMatchObject({ width: 1024, height: 683 });
 		expect(tasksOf(service).map((task) => task.id)).toEqual([id]);
-		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.data.id, sha256: sha256(photo) }]);
+		expect(n8n.fetches).toEqual([servedWhole]);
 	});
 
 	test('Ideal House AI takes the file the same way', async () => {
-		const photo = samples['living-room.png'];
-		const item = await storedItem({ room: photo });
-
-		const { items, error } = await runWithFiles(
+		const { items, error, servedWhole } = await runOnSample(
+			'living-room.png',
+			'room',
 			'idealHouse',
-			{ resource: 'virtualStaging', operation: 'create', imageBinaryProperty: 'room' },
-			item,
+			{
+				resource: 'virtualStaging',
+				operation: 'create',
+				imageBinaryProperty: 'room',
+			},
 		);
 
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'Success', creditsCharged: 1 });
 		expect(tasksOf(service).map((task) => task.kind)).toEqual(['virtualStaging']);
-		expect(n8n.fetches).toEqual([{ status: 200, id: item.binary!.room.id, sha256: sha256(photo) }]);
+		expect(n8n.fetches).toEqual([servedWhole]);
 	});
 
 	test('without waiting, the service has fetched the file and the item says until when its link works', async () => {

@@ -76,11 +76,7 @@ export async function checkPhotoFromFile({ page }: EditorRun): Promise<void> {
 		await choose(page, 'imageSource', 'Binary File'),
 		'Binary File',
 	);
-	const after = await until(
-		async () => await shownParameters(page),
-		(names) => names.includes('imageBinaryProperty'),
-		UI_TIMEOUT_MS,
-	);
+	const after = await shownOnce(page, 'imageBinaryProperty');
 	check(
 		group,
 		'Binary File shows Input Binary Field in place of Image URL',
@@ -108,11 +104,7 @@ export async function checkPhotoFromFile({ page }: EditorRun): Promise<void> {
 	await screenshotForDocs(page, group, 'photo-from-file', 'editor-photo-from-file.png');
 
 	equal(group, 'Image Source set back to URL', await choose(page, 'imageSource', 'URL'), 'URL');
-	const back = await until(
-		async () => await shownParameters(page),
-		(names) => names.includes('imageUrl'),
-		UI_TIMEOUT_MS,
-	);
+	const back = await shownOnce(page, 'imageUrl');
 	check(
 		group,
 		'back at URL, Input Binary Field is hidden and Image URL shown again',
@@ -120,4 +112,13 @@ export async function checkPhotoFromFile({ page }: EditorRun): Promise<void> {
 		back.join(', '),
 	);
 	await page.keyboard.press('Escape');
+}
+
+/** The parameters the panel shows, once it shows `name` (the editor redraws a moment later). */
+async function shownOnce(page: Page, name: string): Promise<string[]> {
+	return await until(
+		async () => await shownParameters(page),
+		(names) => names.includes(name),
+		UI_TIMEOUT_MS,
+	);
 }

@@ -94,14 +94,13 @@ export function recordServicePace(
 
 const ordered = new WeakMap<AccountBudget, PrioritySlots>();
 
-function stoppedBeforeSlot(ctx: IExecuteSingleFunctions): IdealHouseItemError {
-	return stoppedError(
+const stoppedBeforeSlot = (ctx: IExecuteSingleFunctions): IdealHouseItemError =>
+	stoppedError(
 		ctx,
 		'Execution stopped while this item waited for its turn to send',
 		"Nothing more was sent for this item (see 'Max Requests per Second').",
 		{ kind: 'neverSent' },
 	);
-}
 
 function withdrawnError(ctx: IExecuteSingleFunctions): IdealHouseItemError {
 	return new IdealHouseItemError(
